@@ -1,0 +1,4 @@
+pub mod games;
+pub mod perft;
+pub mod play;
+pub mod show;

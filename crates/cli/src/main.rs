@@ -1,0 +1,48 @@
+//! The `plateau` binary: wires subcommands to the library crates, nothing clever.
+
+mod commands;
+mod setup;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// plateau — exact rules, a strong AI and play for abstract board games.
+///
+/// Games: escampe (see `plateau games`). Positions are given with --position
+/// (the game's one-line text), --file (a saved game) and --moves (moves played
+/// from there, in the game's notation).
+#[derive(Parser)]
+#[command(name = "plateau", version, about, long_about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the games, their variants and an example position text.
+    Games,
+    /// Count the leaves of the move tree (checks the rules against reference counts).
+    Perft(commands::perft::PerftArgs),
+    /// Show a position: the board for people, then the position text as the last line.
+    Show(commands::show::ShowArgs),
+    /// Play in the terminal: humans or the random player on each side.
+    Play(commands::play::PlayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games => commands::games::run(),
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Play(args) => commands::play::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

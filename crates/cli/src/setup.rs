@@ -1,0 +1,80 @@
+//! The position options every subcommand shares: which game, from where, after
+//! which moves.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use plateau_core::{AnyGame, play_record};
+use plateau_games::GameSpec;
+use std::path::PathBuf;
+
+/// Largest save file we agree to read.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
+#[derive(Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game to play: escampe (`plateau games` lists them all).
+    pub game: String,
+    /// The game's variant, when it has several (`plateau games` lists them).
+    #[arg(long)]
+    pub variant: Option<String>,
+}
+
+impl GameArgs {
+    pub fn spec(&self) -> Result<GameSpec> {
+        Ok(GameSpec::lookup(&self.game, self.variant.as_deref())?)
+    }
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Start from this position text instead of the initial position, e.g.
+    /// "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2" for Escampe.
+    #[arg(long, conflicts_with = "file")]
+    pub position: Option<String>,
+    /// Start from a saved game file (Escampe: the course's board format).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// Moves to play first, separated by spaces, in the game's notation
+    /// (e.g. "C6/A6/B5/D5/E6/F5 B2/A1/B1/C2/E2/F2 C2-C5").
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The game in the position these options describe.
+    pub fn build(&self) -> Result<Box<dyn AnyGame>> {
+        let spec = self.game.spec()?;
+        let mut game = if let Some(text) = &self.position {
+            spec.from_text(text)
+                .with_context(|| format!("bad --position {text:?}"))?
+        } else if let Some(path) = &self.file {
+            let text = read_limited(path)?;
+            spec.from_file(&text)
+                .with_context(|| format!("bad game file {}", path.display()))?
+        } else {
+            spec.new_game()
+        };
+        if let Some(moves) = &self.moves
+            && let Err(reason) = play_record(game.as_mut(), moves)
+        {
+            bail!("--moves: {reason}");
+        }
+        Ok(game)
+    }
+}
+
+/// Reads a user-named file, refusing anything too large to be a game.
+pub fn read_limited(path: &PathBuf) -> Result<String> {
+    let size = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        bail!(
+            "{} is {size} bytes: too large for a game file",
+            path.display()
+        );
+    }
+    std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}

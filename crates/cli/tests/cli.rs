@@ -1,0 +1,194 @@
+//! The binary as users run it: outputs, exit codes and messages.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn plateau(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn plateau_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("input written");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or("")
+}
+
+#[test]
+fn perft_prints_the_bare_count_last() {
+    let out = plateau(&[
+        "perft",
+        "escampe",
+        "--position",
+        "n1N1n1/1n1n1n/6/6/1Bb1bb/bb4 w -",
+        "--depth",
+        "4",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "4140");
+}
+
+#[test]
+fn perft_divide_lists_every_move_then_the_total() {
+    let out = plateau(&[
+        "perft",
+        "escampe",
+        "--position",
+        "n1N1n1/1n1n1n/6/6/1Bb1bb/bb4 w -",
+        "--depth",
+        "2",
+        "--divide",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 25, "24 moves and the total");
+    assert_eq!(*lines.last().unwrap(), "109");
+    let sum: u64 = lines[..24]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 109);
+}
+
+#[test]
+fn perft_after_moves_from_the_start() {
+    let out = plateau(&[
+        "perft",
+        "escampe",
+        "--moves",
+        "C6/A6/B5/D5/E6/F5 B2/A1/B1/C2/E2/F2",
+        "--depth",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "588");
+}
+
+#[test]
+fn show_ends_with_the_position_text_and_draws_the_liseres() {
+    let out = plateau(&[
+        "show",
+        "escampe",
+        "--position",
+        "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+        "--moves",
+        "F6-E5",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert_eq!(last_line(&text), "n1B3/2b1b1/b1nn2/5b/2b3/nnN3 b 1");
+    assert!(text.contains(" n1  n2  N2 "), "row 1 with its liserés:\n{text}");
+    assert!(text.contains("1 legal move"));
+}
+
+#[test]
+fn an_illegal_move_names_the_ply_the_move_and_the_reason() {
+    let out = plateau(&[
+        "show",
+        "escampe",
+        "--position",
+        "n1N1n1/1n1n1n/6/6/1Bb1bb/bb4 w 3",
+        "--moves",
+        "A2-A5 A1-A2",
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("ply 1: A2-A5: there is no piece on A2"),
+        "{err}"
+    );
+    let out = plateau(&[
+        "show",
+        "escampe",
+        "--position",
+        "n1N1n1/1n1n1n/6/6/1Bb1bb/bb4 w -",
+        "--moves",
+        "A1-A2 B5-C3 A2-A3",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("ply 3: A2-A3: A2 has liseré 3, the constraint is 1"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn bad_positions_files_and_games_are_clear_errors() {
+    let out = plateau(&["show", "escampe", "--position", "nonsense"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bad --position"), "{}", stderr(&out));
+
+    let out = plateau(&["show", "chess"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("unknown game"));
+
+    let out = plateau(&["show", "escampe", "--file", "/nonexistent/file"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot read"));
+}
+
+#[test]
+fn a_saved_game_reloads_exactly() {
+    let dir = std::env::temp_dir().join(format!("plateau-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    let path_text = path.to_str().unwrap();
+    let out = plateau_with_input(
+        &["play", "escampe", "--white", "human", "--black", "human", "--save", path_text],
+        "C6/A6/B5/D5/E6/F5\nB2/A1/B1/C2/E2/F2\nnot-a-move\nA1-A2\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("illegal: not-a-move"));
+    let out = plateau(&["show", "escampe", "--file", path_text]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "n1N1n1/1n1n1n/6/6/bBb1bb/1b4 b 3");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn random_players_finish_a_game() {
+    let out = plateau_with_input(
+        &["play", "escampe", "--white", "random", "--black", "random", "--seed", "7"],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Game over:"));
+}
+
+#[test]
+fn help_explains_the_subcommands() {
+    let out = plateau(&["--help"]);
+    let text = stdout(&out);
+    for word in ["perft", "show", "play", "games"] {
+        assert!(text.contains(word), "--help mentions {word}");
+    }
+    let out = plateau(&["games"]);
+    assert!(stdout(&out).contains("escampe"));
+}

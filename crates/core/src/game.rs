@@ -1,0 +1,101 @@
+use crate::{MoveError, MoveList, Outcome, PositionError, Side};
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// The typed, fast face of a game: what search, perft and tuning run on.
+///
+/// Positions are mutated in place with [`Game::play`] and restored with
+/// [`Game::undo`]; each game keeps whatever it needs to undo (a small stack of
+/// previous states is the usual choice, and it doubles as the repetition history).
+/// Moves are small `Copy` values; generating them must not allocate once the
+/// caller's [`MoveList`] has grown to size.
+///
+/// Untrusted input never reaches the fast path directly: [`Game::from_text`] and
+/// [`Game::parse_move`] check everything and return an error that says what was
+/// wrong, while [`Game::play`] trusts its caller to pass a move that
+/// [`Game::legal_moves`] produced.
+///
+/// `Display` draws the board for people (the `plateau show` picture).
+pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// Who plays next (also while the game is over: the side that would move).
+    fn side_to_move(&self) -> Side;
+
+    /// Clears `out` and fills it with every legal move. Empty exactly when the game
+    /// is over: where the rules make a player pass, the pass is a real move.
+    fn legal_moves(&self, out: &mut MoveList<Self::Move>);
+
+    /// The number of legal moves, for perft's last ply. Games override it when they
+    /// can count faster than they can list.
+    fn count_legal_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
+        self.legal_moves(scratch);
+        scratch.len() as u64
+    }
+
+    /// Plays a legal move (one produced by [`Game::legal_moves`] for this position).
+    fn play(&mut self, mv: Self::Move);
+
+    /// Takes back `mv`, which must be the last move played.
+    fn undo(&mut self, mv: Self::Move);
+
+    /// `None` while the game goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The Zobrist hash, maintained incrementally by `play` and `undo`.
+    fn hash(&self) -> u64;
+
+    /// The Zobrist hash computed from scratch: what [`Game::hash`] must always equal.
+    fn compute_hash(&self) -> u64;
+
+    /// Moves worth searching past the horizon (captures, ejections).
+    fn is_noisy(&self, mv: Self::Move) -> bool;
+
+    /// Reads a move and checks that it is legal here; the error says why not.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The move in the game's standard notation, as it reads in this position.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads the one-line position text; rejects anything that is not a position
+    /// the rules can reach or continue from.
+    fn from_text(text: &str) -> Result<Self, PositionError>;
+
+    /// The one-line position text; `from_text(to_text())` gives the same position.
+    fn to_text(&self) -> String;
+
+    /// The game's save-file format, when it has one richer than the position text.
+    fn to_file(&self) -> String {
+        self.to_text() + "\n"
+    }
+
+    /// Reads what [`Game::to_file`] writes.
+    fn from_file(text: &str) -> Result<Self, PositionError> {
+        Self::from_text(text.trim())
+    }
+}
+
+/// Plays a sequence of moves written in the game's notation, separated by
+/// whitespace, stopping at the first bad one.
+///
+/// The error names the ply (1 = the first move given), the move and the reason,
+/// e.g. `ply 3: A1-A2: A1 has liseré 1, the constraint is 3`.
+pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<Vec<G::Move>, String> {
+    let mut played = Vec::new();
+    for (index, text) in moves.split_whitespace().enumerate() {
+        if let Some(outcome) = game.outcome() {
+            return Err(format!(
+                "ply {}: {text}: the game is already over ({outcome})",
+                index + 1
+            ));
+        }
+        match game.parse_move(text) {
+            Ok(mv) => {
+                game.play(mv);
+                played.push(mv);
+            }
+            Err(err) => return Err(format!("ply {}: {err}", index + 1)),
+        }
+    }
+    Ok(played)
+}

@@ -1,0 +1,120 @@
+//! The random-playout checks every game must pass, shared so that each game's
+//! test suite runs exactly the same ones.
+
+use crate::{Game, MoveList, Rng};
+use std::collections::HashSet;
+
+/// What a run of [`check_random_playouts`] went through, so tests can also assert
+/// that the games reached the situations they meant to cover.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutReport {
+    pub games: usize,
+    pub positions: usize,
+    pub moves_checked: usize,
+    pub finished_games: usize,
+}
+
+/// Plays `games` random games from `start` (at most `max_plies` each) and checks,
+/// at every position reached:
+///
+/// - the incremental hash equals a freshly computed one;
+/// - the position text and the save file read back to the same position and hash;
+/// - legal moves are distinct, their count agrees with `count_legal_moves`, and
+///   the list is empty exactly when the game is over;
+/// - every move's notation parses back to the same move;
+/// - play then undo restores the position (equality and hash).
+///
+/// Panics with a description of the first violation.
+pub fn check_random_playouts<G: Game + PartialEq>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> PlayoutReport {
+    let mut rng = Rng::new(seed);
+    let mut report = PlayoutReport::default();
+    let mut list = MoveList::new();
+    let mut scratch = MoveList::new();
+    for _ in 0..games {
+        let mut game = start.clone();
+        report.games += 1;
+        for _ in 0..max_plies {
+            check_position(&game, &mut list, &mut scratch, &mut report);
+            let Some(&mv) = rng.choose(&list) else {
+                report.finished_games += 1;
+                break;
+            };
+            game.play(mv);
+        }
+    }
+    report
+}
+
+/// The per-position checks of [`check_random_playouts`]; leaves the legal moves of
+/// `game` in `list`.
+pub fn check_position<G: Game + PartialEq>(
+    game: &G,
+    list: &mut MoveList<G::Move>,
+    scratch: &mut MoveList<G::Move>,
+    report: &mut PlayoutReport,
+) {
+    report.positions += 1;
+    let text = game.to_text();
+    assert_eq!(
+        game.hash(),
+        game.compute_hash(),
+        "incremental hash differs from a fresh one in {text}"
+    );
+
+    let reread = G::from_text(&text)
+        .unwrap_or_else(|err| panic!("position text {text:?} does not read back: {err}"));
+    assert_eq!(reread.to_text(), text, "position text round-trip");
+    assert_eq!(
+        reread.hash(),
+        game.hash(),
+        "hash after text round-trip of {text}"
+    );
+
+    let file = game.to_file();
+    let from_file = G::from_file(&file)
+        .unwrap_or_else(|err| panic!("save file of {text} does not read back: {err}\n{file}"));
+    assert_eq!(from_file.to_text(), text, "save-file round-trip");
+
+    game.legal_moves(list);
+    let distinct: HashSet<_> = list.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        list.len(),
+        "duplicate legal moves in {text}"
+    );
+    assert_eq!(
+        game.count_legal_moves(scratch),
+        list.len() as u64,
+        "count_legal_moves disagrees with legal_moves in {text}"
+    );
+    assert_eq!(
+        list.is_empty(),
+        game.outcome().is_some(),
+        "legal moves must be empty exactly when the game is over ({text}, outcome {:?})",
+        game.outcome()
+    );
+
+    let mut probe = game.clone();
+    for &mv in list.iter() {
+        let notation = game.format_move(mv);
+        let parsed = game
+            .parse_move(&notation)
+            .unwrap_or_else(|err| panic!("{notation:?} from {text} does not parse back: {err}"));
+        assert_eq!(parsed, mv, "{notation:?} parses to another move in {text}");
+        probe.play(mv);
+        assert_eq!(
+            probe.hash(),
+            probe.compute_hash(),
+            "hash after {notation} from {text}"
+        );
+        probe.undo(mv);
+        assert!(probe == *game, "undo of {notation} does not restore {text}");
+        assert_eq!(probe.hash(), game.hash(), "hash after undo of {notation}");
+        report.moves_checked += 1;
+    }
+}

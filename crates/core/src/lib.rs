@@ -1,0 +1,27 @@
+//! plateau-core: what every plateau game shares.
+//!
+//! - [`Game`]: the typed, fast face of a game (search, perft and tuning use it);
+//! - [`AnyGame`]: the erased face (moves as strings) that front-ends use;
+//! - [`Side`], [`Outcome`], [`MoveError`], [`PositionError`], [`MoveList`];
+//! - [`perft`] and [`divide`] to check move generators against reference counts;
+//! - [`invariants`]: the random-playout checks every game's tests run;
+//! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys.
+
+mod erased;
+mod error;
+mod game;
+pub mod invariants;
+mod move_list;
+mod outcome;
+pub mod perft;
+mod rng;
+mod side;
+
+pub use erased::{AnyGame, Erased, play_record};
+pub use error::{MoveError, PositionError};
+pub use game::{Game, play_moves};
+pub use move_list::MoveList;
+pub use outcome::Outcome;
+pub use perft::{PerftVector, divide, parse_perft_file, perft};
+pub use rng::{Rng, splitmix64, zobrist_keys};
+pub use side::Side;

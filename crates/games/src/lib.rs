@@ -1,0 +1,199 @@
+//! plateau-games: the one list that maps game names to rules (and, later, engines).
+//!
+//! Front-ends (the CLI, the server, the protocols) look games up here by name and
+//! get an [`AnyGame`]; nothing outside this crate names a concrete game type. Adding
+//! a game means adding one entry to [`GAMES`].
+
+use plateau_core::{AnyGame, Erased, Game, PositionError};
+use plateau_escampe::Escampe;
+use std::fmt;
+
+/// A variant of a game (a layout, a board size, a rule set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// Builds a game from a text (position text or save file) under a registry name.
+type Reader = fn(&str, &str) -> Result<Box<dyn AnyGame>, PositionError>;
+
+/// One registered game.
+pub struct GameInfo {
+    /// The name used on the command line and in the API: `escampe`.
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// Variants, the default first; a game without variants has an empty list.
+    pub variants: &'static [VariantInfo],
+    /// An example of the position text, for help messages.
+    pub position_example: &'static str,
+    new_game: fn(&str) -> Box<dyn AnyGame>,
+    from_text: Reader,
+    from_file: Reader,
+}
+
+impl fmt::Debug for GameInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GameInfo")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+fn erase<G: Game>(name: &str, game: G) -> Box<dyn AnyGame> {
+    Box::new(Erased::new(name, game))
+}
+
+/// Every game plateau plays. The one list.
+pub static GAMES: &[GameInfo] = &[GameInfo {
+    name: "escampe",
+    title: "Escampe",
+    description: "6x6, unicorns and paladins; move from the liseré your opponent arrived on",
+    variants: &[],
+    position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+    new_game: |name| erase(name, Escampe::new()),
+    from_text: |name, text| Ok(erase(name, Escampe::from_text(text)?)),
+    from_file: |name, text| Ok(erase(name, Escampe::from_file(text)?)),
+}];
+
+/// A game with its variant chosen: what front-ends construct games from.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec {
+    pub info: &'static GameInfo,
+    /// The chosen variant, or `""` for a game without variants.
+    pub variant: &'static str,
+}
+
+/// Why a game name or variant was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl GameSpec {
+    /// Finds `name` (which may carry its variant: `abalone/belgian-daisy`), with
+    /// `variant` as an alternative way to give the variant.
+    pub fn lookup(name: &str, variant: Option<&str>) -> Result<GameSpec, UnknownGame> {
+        let (base, inline_variant) = match name.split_once('/') {
+            Some((base, v)) => (base, Some(v)),
+            None => (name, None),
+        };
+        let info = GAMES
+            .iter()
+            .find(|g| g.name.eq_ignore_ascii_case(base))
+            .ok_or_else(|| {
+                UnknownGame(format!(
+                    "unknown game {name:?}; plateau plays: {}",
+                    GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+                ))
+            })?;
+        let chosen = match (inline_variant, variant) {
+            (Some(a), Some(b)) if !a.eq_ignore_ascii_case(b) => {
+                return Err(UnknownGame(format!(
+                    "two different variants given: {a:?} and {b:?}"
+                )));
+            }
+            (Some(v), _) | (None, Some(v)) => Some(v),
+            (None, None) => None,
+        };
+        let variant = match chosen {
+            None => info.variants.first().map_or("", |v| v.name),
+            Some(v) => {
+                info.variants
+                    .iter()
+                    .find(|known| known.name.eq_ignore_ascii_case(v))
+                    .ok_or_else(|| {
+                        if info.variants.is_empty() {
+                            UnknownGame(format!("{} has no variants", info.name))
+                        } else {
+                            UnknownGame(format!(
+                                "{} has no variant {v:?}; choose one of: {}",
+                                info.name,
+                                info.variants
+                                    .iter()
+                                    .map(|v| v.name)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        }
+                    })?
+                    .name
+            }
+        };
+        Ok(GameSpec { info, variant })
+    }
+
+    /// `escampe`, or `abalone/belgian-daisy` with a variant.
+    pub fn full_name(&self) -> String {
+        if self.variant.is_empty() {
+            self.info.name.to_string()
+        } else {
+            format!("{}/{}", self.info.name, self.variant)
+        }
+    }
+
+    /// The starting position.
+    pub fn new_game(&self) -> Box<dyn AnyGame> {
+        (self.info.new_game)(&self.full_name())
+    }
+
+    /// A game from a position text.
+    pub fn from_text(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
+        (self.info.from_text)(&self.full_name(), text)
+    }
+
+    /// A game from the game's save-file format.
+    pub fn from_file(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
+        (self.info.from_file)(&self.full_name(), text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_starts_and_round_trips_its_text() {
+        for info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            let game = spec.new_game();
+            assert_eq!(game.name(), spec.full_name());
+            assert!(!game.legal_moves().is_empty());
+            let again = spec.from_text(&game.to_text()).unwrap();
+            assert_eq!(again.to_text(), game.to_text());
+            assert!(spec.from_text(info.position_example).is_ok());
+        }
+    }
+
+    #[test]
+    fn unknown_names_and_variants_say_what_exists() {
+        let err = GameSpec::lookup("chess", None).unwrap_err();
+        assert!(err.0.contains("escampe"), "{err}");
+        let err = GameSpec::lookup("escampe", Some("big")).unwrap_err();
+        assert!(err.0.contains("no variants"), "{err}");
+        assert!(GameSpec::lookup("ESCAMPE", None).is_ok());
+    }
+
+    #[test]
+    fn a_refused_move_leaves_the_erased_game_unchanged() {
+        let spec = GameSpec::lookup("escampe", None).unwrap();
+        let mut game = spec.new_game();
+        let before = game.to_text();
+        let err = game.play("Z9").unwrap_err();
+        assert!(err.to_string().contains("Z9"));
+        assert_eq!(game.to_text(), before);
+        assert!(game.history().is_empty());
+        let played = game.play("C6/F5/E6/D5/B5/A6").unwrap();
+        assert_eq!(played, "C6/B5/D5/F5/A6/E6");
+        assert_eq!(game.history(), std::slice::from_ref(&played));
+        assert_eq!(game.undo(), Some(played));
+        assert_eq!(game.to_text(), before);
+    }
+}
