@@ -26,8 +26,14 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// Show a position: the board for people, then the position text as the last line.
     Show(commands::show::ShowArgs),
-    /// Play in the terminal: humans or the random player on each side.
+    /// Play in the terminal: a human or an engine on each side.
     Play(commands::play::PlayArgs),
+    /// Search a position: one info line per depth, then `bestmove <move>`.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Match two engines over colour-swapped pairs of games.
+    Match(commands::matches::MatchArgs),
+    /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
+    Bench(commands::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +43,9 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Analyze(args) => commands::analyze::run(args),
+        Command::Match(args) => commands::matches::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

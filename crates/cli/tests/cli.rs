@@ -103,7 +103,10 @@ fn show_ends_with_the_position_text_and_draws_the_liseres() {
     assert!(out.status.success());
     let text = stdout(&out);
     assert_eq!(last_line(&text), "n1B3/2b1b1/b1nn2/5b/2b3/nnN3 b 1");
-    assert!(text.contains(" n1  n2  N2 "), "row 1 with its liserés:\n{text}");
+    assert!(
+        text.contains(" n1  n2  N2 "),
+        "row 1 with its liserés:\n{text}"
+    );
     assert!(text.contains("1 legal move"));
 }
 
@@ -161,7 +164,9 @@ fn a_saved_game_reloads_exactly() {
     let path = dir.join("game.txt");
     let path_text = path.to_str().unwrap();
     let out = plateau_with_input(
-        &["play", "escampe", "--white", "human", "--black", "human", "--save", path_text],
+        &[
+            "play", "escampe", "--white", "human", "--black", "human", "--save", path_text,
+        ],
         "C6/A6/B5/D5/E6/F5\nB2/A1/B1/C2/E2/F2\nnot-a-move\nA1-A2\nquit\n",
     );
     assert!(out.status.success(), "{}", stderr(&out));
@@ -175,7 +180,9 @@ fn a_saved_game_reloads_exactly() {
 #[test]
 fn random_players_finish_a_game() {
     let out = plateau_with_input(
-        &["play", "escampe", "--white", "random", "--black", "random", "--seed", "7"],
+        &[
+            "play", "escampe", "--white", "random", "--black", "random", "--seed", "7",
+        ],
         "",
     );
     assert!(out.status.success(), "{}", stderr(&out));

@@ -51,6 +51,32 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// Moves worth searching past the horizon (captures, ejections).
     fn is_noisy(&self, mv: Self::Move) -> bool;
 
+    /// Whether a side may always decline its noisy moves (Escampe, Abalone: a
+    /// capture is a choice). `false` where they can be compulsory (draughts),
+    /// so that quiescence asks [`Game::noisy_moves`] before standing pat.
+    const NOISY_IS_OPTIONAL: bool = false;
+
+    /// Fills `out` with the noisy moves and returns whether quiet moves exist too,
+    /// that is whether the side to move could decline every noisy move (where
+    /// captures are compulsory it cannot, and quiescence must not stand pat).
+    /// Games override it when they can find noisy moves without listing all moves.
+    fn noisy_moves(&self, out: &mut MoveList<Self::Move>) -> bool {
+        self.legal_moves(out);
+        let all = out.len();
+        out.as_mut_vec().retain(|&mv| self.is_noisy(mv));
+        out.len() < all
+    }
+
+    /// How many distinct [`Game::move_key`] values there are.
+    const MOVE_KEYS: usize = 1;
+
+    /// A small number for the move, below [`Game::MOVE_KEYS`], indexing search
+    /// statistics such as the history table (from and to squares, typically).
+    /// Different moves may share a key; it only affects move ordering.
+    fn move_key(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
     /// Reads a move and checks that it is legal here; the error says why not.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
 

@@ -99,6 +99,29 @@ pub fn check_position<G: Game + PartialEq>(
         game.outcome()
     );
 
+    let mut noisy = MoveList::new();
+    let can_decline = game.noisy_moves(&mut noisy);
+    let expected: HashSet<_> = list.iter().filter(|&&m| game.is_noisy(m)).collect();
+    let found: HashSet<_> = noisy.iter().collect();
+    assert!(
+        found == expected,
+        "noisy_moves gives {} moves where is_noisy accepts {} in {text}",
+        found.len(),
+        expected.len()
+    );
+    assert_eq!(
+        noisy.len(),
+        expected.len(),
+        "duplicate noisy moves in {text}"
+    );
+    if !list.is_empty() {
+        assert_eq!(
+            can_decline,
+            list.iter().any(|&m| !game.is_noisy(m)),
+            "noisy_moves says wrongly whether quiet moves exist in {text}"
+        );
+    }
+
     let mut probe = game.clone();
     for &mv in list.iter() {
         let notation = game.format_move(mv);

@@ -5,10 +5,12 @@
 //! - [`Side`], [`Outcome`], [`MoveError`], [`PositionError`], [`MoveList`];
 //! - [`perft`] and [`divide`] to check move generators against reference counts;
 //! - [`invariants`]: the random-playout checks every game's tests run;
+//! - [`Evaluator`], [`Features`], [`Linear`]: how search asks a game for scores;
 //! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys.
 
 mod erased;
 mod error;
+pub mod eval;
 mod game;
 pub mod invariants;
 mod move_list;
@@ -19,6 +21,7 @@ mod side;
 
 pub use erased::{AnyGame, Erased, play_record};
 pub use error::{MoveError, PositionError};
+pub use eval::{EVAL_LIMIT, Evaluator, Features, Linear};
 pub use game::{Game, play_moves};
 pub use move_list::MoveList;
 pub use outcome::Outcome;

@@ -6,7 +6,7 @@ use std::ops::{Deref, DerefMut};
 /// so after warm-up no allocation happens in search or perft. It is a thin wrapper
 /// over `Vec` because placement phases (Escampe has 11 088 placements) can be far
 /// larger than any fixed array worth keeping on the stack.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveList<M> {
     moves: Vec<M>,
 }
@@ -34,6 +34,12 @@ impl<M> MoveList<M> {
 
     pub fn as_mut_vec(&mut self) -> &mut Vec<M> {
         &mut self.moves
+    }
+}
+
+impl<M> Default for MoveList<M> {
+    fn default() -> MoveList<M> {
+        MoveList::new()
     }
 }
 

@@ -19,15 +19,18 @@
 //! ```
 
 mod display;
+pub mod eval;
 mod moves;
 mod notation;
 mod position;
+mod reach;
 #[doc(hidden)]
 pub mod reference;
 mod square;
 mod text;
 mod zobrist;
 
+pub use eval::{EscampeEval, EscampeFeatures, PlacementStyle};
 pub use moves::Move;
 pub use position::{DEFAULT_MAX_PLIES, Escampe, Phase};
 pub use square::Square;

@@ -1,5 +1,5 @@
 use crate::moves::Move;
-use crate::square::{BOTTOM_EDGE, LISERE_MASK, NEIGHBOURS, TOP_EDGE, squares};
+use crate::square::{BOTTOM_EDGE, LISERE_MASK, TOP_EDGE, squares};
 use crate::{Square, zobrist};
 use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
 
@@ -148,27 +148,7 @@ impl Escampe {
     /// arrival square itself may be occupied: callers mask what may be entered.
     #[inline]
     pub fn reachable(from: Square, empty: u64) -> u64 {
-        let start = from.index();
-        let first = NEIGHBOURS[start];
-        match from.lisere() {
-            1 => first,
-            2 => {
-                let mut reach = 0;
-                for a in squares(first & empty) {
-                    reach |= NEIGHBOURS[a.index()];
-                }
-                reach & !from.bit()
-            }
-            _ => {
-                let mut reach = 0;
-                for a in squares(first & empty) {
-                    for b in squares(NEIGHBOURS[a.index()] & empty) {
-                        reach |= NEIGHBOURS[b.index()] & !a.bit();
-                    }
-                }
-                reach & !from.bit()
-            }
-        }
+        crate::reach::reachable(from, empty)
     }
 
     /// Where the piece on `from` (of the side to move) may legally go.
@@ -189,8 +169,9 @@ impl Escampe {
         self.pieces[self.side.index()] & LISERE_MASK[self.constraint as usize]
     }
 
+    /// The empty squares.
     #[inline]
-    fn empty(&self) -> u64 {
+    pub fn empty(&self) -> u64 {
         !self.occupied() & LISERE_MASK[0]
     }
 
@@ -412,6 +393,46 @@ impl Game for Escampe {
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         matches!(mv, Move::Step { to, .. } if self.unicorns[1 - self.side.index()] & to.bit() != 0)
+    }
+
+    const NOISY_IS_OPTIONAL: bool = true;
+
+    /// Captures of the unicorn, found without listing the other moves.
+    fn noisy_moves(&self, out: &mut MoveList<Move>) -> bool {
+        out.clear();
+        if self.phase() != Phase::Play {
+            return true;
+        }
+        if self.is_over() {
+            return false;
+        }
+        let us = self.side.index();
+        let target = self.unicorns[1 - us];
+        let empty = self.empty();
+        let mut quiet = false;
+        for from in squares(self.movable()) {
+            let reach = Escampe::reachable(from, empty);
+            quiet |= reach & empty != 0;
+            if self.unicorns[us] & from.bit() == 0 && reach & target != 0 {
+                out.push(Move::Step {
+                    from,
+                    to: Square::from_index(target.trailing_zeros() as u8),
+                });
+            }
+        }
+        // With no move at all the pass is the (quiet) move.
+        quiet || out.is_empty()
+    }
+
+    const MOVE_KEYS: usize = 36 * 36 + 2;
+
+    #[inline]
+    fn move_key(&self, mv: Move) -> usize {
+        match mv {
+            Move::Step { from, to } => from.index() * 36 + to.index(),
+            Move::Pass => 36 * 36,
+            Move::Place { .. } => 36 * 36 + 1,
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

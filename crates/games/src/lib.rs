@@ -4,8 +4,14 @@
 //! get an [`AnyGame`]; nothing outside this crate names a concrete game type. Adding
 //! a game means adding one entry to [`GAMES`].
 
+mod engine;
+
+pub use engine::{AnyEngine, InfoLine, Profile, Thought};
+pub use plateau_search::score::describe as describe_score;
+pub use plateau_search::{Clock, Level, Limits};
+
 use plateau_core::{AnyGame, Erased, Game, PositionError};
-use plateau_escampe::Escampe;
+use plateau_escampe::{Escampe, EscampeEval};
 use std::fmt;
 
 /// A variant of a game (a layout, a board size, a rule set).
@@ -28,9 +34,15 @@ pub struct GameInfo {
     pub variants: &'static [VariantInfo],
     /// An example of the position text, for help messages.
     pub position_example: &'static str,
+    /// Random plies that open a match game (Escampe: both placements).
+    pub opening_plies: u32,
+    /// Positions searched by `plateau bench`, and to which depth.
+    pub bench_positions: &'static [&'static str],
+    pub bench_depth: u32,
     new_game: fn(&str) -> Box<dyn AnyGame>,
     from_text: Reader,
     from_file: Reader,
+    engine: fn(Profile, u64) -> Box<dyn AnyEngine>,
 }
 
 impl fmt::Debug for GameInfo {
@@ -52,9 +64,24 @@ pub static GAMES: &[GameInfo] = &[GameInfo {
     description: "6x6, unicorns and paladins; move from the liseré your opponent arrived on",
     variants: &[],
     position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+    opening_plies: 2,
+    bench_positions: &[
+        "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3",
+        "n2N2/2nn1b/2n3/b1b1n1/4bB/1b4 w -",
+        "1bB3/5b/3b2/bnb3/n1nn2/N3n1 w -",
+        "1bB3/6/2nbb1/b3n1/nbnn2/N5 w 3",
+        "2B2b/2bb2/2b2b/3n1N/2n3/nn2n1 w 3",
+        "1n2Bb/b1b3/3b1b/3n2/2n1n1/n3N1 w 1",
+        "n3N1/4n1/3b2/bn1b1n/3n1b/b4B w -",
+        "1B4/2b2b/1n4/bbb3/n1n1n1/3nN1 w 1",
+        "3bnN/5n/n3b1/1nb3/2b1n1/1b2B1 w 3",
+        "4n1/bnNn2/6/b1nb1n/6/1bBb2 w -",
+    ],
+    bench_depth: 14,
     new_game: |name| erase(name, Escampe::new()),
     from_text: |name, text| Ok(erase(name, Escampe::from_text(text)?)),
     from_file: |name, text| Ok(erase(name, Escampe::from_file(text)?)),
+    engine: |profile, seed| engine::build(profile, seed, EscampeEval::standard, EscampeEval::seed),
 }];
 
 /// A game with its variant chosen: what front-ends construct games from.
@@ -152,6 +179,12 @@ impl GameSpec {
     /// A game from the game's save-file format.
     pub fn from_file(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
         (self.info.from_file)(&self.full_name(), text)
+    }
+
+    /// An engine of the given profile for this game; `seed` fixes its randomness
+    /// (same seed, same moves at fixed depth).
+    pub fn engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
+        (self.info.engine)(profile, seed)
     }
 }
 

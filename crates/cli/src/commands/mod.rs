@@ -1,4 +1,7 @@
+pub mod analyze;
+pub mod bench;
 pub mod games;
+pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod show;

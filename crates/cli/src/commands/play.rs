@@ -1,22 +1,24 @@
 use crate::setup::{GameArgs, read_limited};
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use plateau_core::{AnyGame, Rng, Side};
+use plateau_core::{AnyGame, Side};
+use plateau_games::{AnyEngine, GameSpec, Profile, describe_score};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 /// Play a game in the terminal. Each side is a human (moves typed at the prompt)
-/// or the random player. At the prompt: a move, `moves` to list the legal moves,
-/// `undo`, `help`, `quit`.
+/// or an engine: random, seed, or a level (beginner, medium, strong, expert,
+/// master). At the prompt: a move, `moves` to list the legal moves, `undo`,
+/// `help`, `quit`.
 #[derive(Args)]
 pub struct PlayArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Who plays White: human or random.
+    /// Who plays White: human, random, seed, or a level (beginner ... master).
     #[arg(long, default_value = "human")]
     white: String,
-    /// Who plays Black: human or random.
-    #[arg(long, default_value = "random")]
+    /// Who plays Black: human, random, seed, or a level (beginner ... master).
+    #[arg(long, default_value = "medium")]
     black: String,
     /// Continue a saved game (the game's save-file format).
     #[arg(long)]
@@ -24,22 +26,24 @@ pub struct PlayArgs {
     /// Save the position to this file after every move (reload it with --load).
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Seed for the random player (same seed, same game).
+    /// Seed for the engines' randomness (same seed, same game at fixed depth).
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
 enum Player {
     Human,
-    Random(Rng),
+    Engine(Box<dyn AnyEngine>),
 }
 
 impl Player {
-    fn parse(text: &str, seed: u64) -> Result<Player> {
-        match text {
-            "human" => Ok(Player::Human),
-            "random" => Ok(Player::Random(Rng::new(seed))),
-            other => bail!("unknown player {other:?}: choose human or random"),
+    fn parse(spec: &GameSpec, text: &str, seed: u64) -> Result<Player> {
+        if text == "human" {
+            return Ok(Player::Human);
+        }
+        match Profile::parse(text) {
+            Ok(profile) => Ok(Player::Engine(spec.engine(profile, seed))),
+            Err(reason) => bail!("{reason}, or human"),
         }
     }
 }
@@ -53,8 +57,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
         None => spec.new_game(),
     };
     let mut players = [
-        Player::parse(&args.white, args.seed).context("--white")?,
-        Player::parse(&args.black, args.seed.wrapping_add(1)).context("--black")?,
+        Player::parse(&spec, &args.white, args.seed).context("--white")?,
+        Player::parse(&spec, &args.black, args.seed.wrapping_add(1)).context("--black")?,
     ];
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -73,14 +77,23 @@ pub fn run(args: PlayArgs) -> Result<()> {
         }
         let side = game.side_to_move();
         let mv = match &mut players[side.index()] {
-            Player::Random(rng) => {
-                let moves = game.legal_moves();
-                let mv = rng
-                    .choose(&moves)
-                    .cloned()
-                    .context("no legal move in a live game")?;
-                println!("{side} (random) plays {mv}");
-                mv
+            Player::Engine(engine) => {
+                let limits = engine.default_limits();
+                let thought = engine
+                    .think(game.as_ref(), &limits, &mut |_| {})
+                    .map_err(anyhow::Error::msg)?;
+                let detail = if thought.depth > 0 {
+                    format!(
+                        " (depth {}, score {}, {} ms)",
+                        thought.depth,
+                        describe_score(thought.score),
+                        thought.elapsed.as_millis()
+                    )
+                } else {
+                    String::new()
+                };
+                println!("{side} ({}) plays {}{detail}", engine.name(), thought.best);
+                thought.best
             }
             Player::Human => match ask_human(game.as_mut(), side, &mut lines)? {
                 Answer::Move(mv) => mv,

@@ -1,0 +1,55 @@
+use crate::setup::PositionArgs;
+use anyhow::{Result, bail};
+use clap::Args;
+use plateau_games::{Limits, Profile};
+use std::time::Duration;
+
+/// Search a position and print one info line per completed depth, then
+/// `bestmove <move>` as the last line.
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Search this many plies deep.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    depth: Option<u32>,
+    /// Search for this many milliseconds.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// The engine: a level (beginner, medium, strong, expert, master), seed or random.
+    #[arg(long, default_value = "master")]
+    engine: String,
+    /// Seed for the engine's randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(args: AnalyzeArgs) -> Result<()> {
+    let spec = args.position.game.spec()?;
+    let profile = Profile::parse(&args.engine).map_err(anyhow::Error::msg)?;
+    let game = args.position.build()?;
+    if let Some(outcome) = game.outcome() {
+        bail!("nothing to analyze: the game is over ({outcome})");
+    }
+    let mut engine = spec.engine(profile, args.seed);
+    let limits = if args.depth.is_some() || args.movetime.is_some() || args.nodes.is_some() {
+        Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: args.movetime.map(Duration::from_millis),
+            clock: None,
+        }
+    } else {
+        engine.default_limits()
+    };
+    let thought = engine
+        .think(game.as_ref(), &limits, &mut |info| {
+            println!("{}", info.to_line())
+        })
+        .map_err(anyhow::Error::msg)?;
+    println!("bestmove {}", thought.best);
+    Ok(())
+}

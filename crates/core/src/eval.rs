@@ -1,0 +1,76 @@
+//! Evaluation: what the search asks a game-specific brain.
+//!
+//! Rules crates expose *features* (numbers computed from a position) and weights;
+//! an evaluator is weights x features, so one shape serves the hand-written
+//! evaluation, the seed baselines (same features, the seed's weights) and the
+//! tuner, which only moves weights.
+
+use crate::{Game, MoveList, Rng};
+
+/// Scores positions for the search, from the side to move's point of view.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// A static score: positive is good for the side to move. Must stay well
+    /// inside ±[`EVAL_LIMIT`] (wins are scored far beyond it).
+    fn evaluate(&self, game: &G) -> i32;
+
+    /// A move to play without searching (an opening book), if this evaluator has
+    /// one for the position.
+    fn book_move(&self, _game: &G, _rng: &mut Rng) -> Option<G::Move> {
+        None
+    }
+
+    /// The moves the search considers here: all legal moves by default. An
+    /// evaluator may keep only the promising ones where the full set is too large
+    /// to search (Escampe's 11 088 placements); the list must be non-empty
+    /// whenever legal moves exist.
+    fn candidate_moves(&self, game: &G, out: &mut MoveList<G::Move>) {
+        game.legal_moves(out);
+    }
+}
+
+/// Static evaluations stay strictly inside ±EVAL_LIMIT.
+pub const EVAL_LIMIT: i32 = 100_000;
+
+/// Named numbers computed from a position, from the side to move's view.
+pub trait Features<G: Game>: Send + Sync {
+    /// One name per feature, in order; also the keys of weight files.
+    fn names(&self) -> &'static [&'static str];
+
+    /// Writes one value per feature into `out` (`out.len() == names().len()`).
+    fn extract(&self, game: &G, out: &mut [i32]);
+}
+
+/// Weights x features, plus an optional book and candidate filter.
+#[derive(Clone, Debug)]
+pub struct Linear<F> {
+    pub features: F,
+    pub weights: Vec<f32>,
+}
+
+impl<F> Linear<F> {
+    pub fn new(features: F, weights: Vec<f32>) -> Linear<F> {
+        Linear { features, weights }
+    }
+}
+
+/// Most features a linear evaluator may have (they live on the stack).
+pub const MAX_FEATURES: usize = 64;
+
+impl<F> Linear<F> {
+    /// The weighted sum for `game`, rounded and kept inside the evaluation limit.
+    #[inline]
+    pub fn score<G: Game>(&self, game: &G) -> i32
+    where
+        F: Features<G>,
+    {
+        let mut values = [0i32; MAX_FEATURES];
+        let n = self.weights.len().min(MAX_FEATURES);
+        self.features.extract(game, &mut values[..n]);
+        let sum: f32 = values[..n]
+            .iter()
+            .zip(&self.weights)
+            .map(|(&v, &w)| v as f32 * w)
+            .sum();
+        (sum.round() as i32).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    }
+}

@@ -1,0 +1,104 @@
+//! Search scores: evaluations near zero, wins and losses far away, counted in
+//! plies so that a faster win scores higher.
+
+use plateau_core::{EVAL_LIMIT, Outcome, Side};
+
+/// The score of a win at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 1_000_000;
+/// Above every real score: the initial window.
+pub const INFINITY: i32 = WIN + 1;
+/// Scores beyond this are wins or losses found by search.
+pub const WIN_THRESHOLD: i32 = WIN - 10_000;
+
+const _: () = assert!(EVAL_LIMIT < WIN_THRESHOLD);
+
+/// The score of a finished game for the side to move, `ply` plies from the root.
+#[inline]
+pub fn terminal(outcome: Outcome, side_to_move: Side, ply: usize) -> i32 {
+    match outcome.winner {
+        Some(winner) if winner == side_to_move => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
+    }
+}
+
+/// Whether a score is a forced win or loss.
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN_THRESHOLD
+}
+
+/// Win scores are stored in the table relative to the node, not the root.
+#[inline]
+pub fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+pub fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Plies to the end of a forced win or loss (positive: the side to move wins).
+pub fn plies_to_end(score: i32) -> Option<i32> {
+    if score >= WIN_THRESHOLD {
+        Some(WIN - score)
+    } else if score <= -WIN_THRESHOLD {
+        Some(-(WIN + score))
+    } else {
+        None
+    }
+}
+
+/// `+35`, `-120`, `win in 3` (moves of the side to move), `loss in 2`.
+pub fn describe(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(plies) if plies > 0 => format!("win in {}", (plies + 1) / 2),
+        Some(plies) => format!("loss in {}", (-plies + 1) / 2),
+        None => format!("{score:+}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_scores_round_trip() {
+        for score in [0, 57, -300, WIN - 5, -(WIN - 9)] {
+            for ply in [0, 3, 40] {
+                assert_eq!(from_table(to_table(score, ply), ply), score);
+            }
+        }
+    }
+
+    #[test]
+    fn faster_wins_score_higher() {
+        let win = Outcome::win(Side::White, "test");
+        assert!(terminal(win, Side::White, 1) > terminal(win, Side::White, 3));
+        assert!(terminal(win, Side::Black, 3) > terminal(win, Side::Black, 1));
+        assert_eq!(terminal(Outcome::draw("test"), Side::White, 4), 0);
+    }
+
+    #[test]
+    fn descriptions() {
+        assert_eq!(describe(WIN - 1), "win in 1");
+        assert_eq!(describe(WIN - 3), "win in 2");
+        assert_eq!(describe(-(WIN - 2)), "loss in 1");
+        assert_eq!(describe(42), "+42");
+        assert_eq!(plies_to_end(WIN - 5), Some(5));
+        assert_eq!(plies_to_end(-(WIN - 4)), Some(-4));
+    }
+}
