@@ -5,13 +5,13 @@
 //! a game means adding one entry to [`GAMES`].
 
 mod engine;
+mod escampe;
 
 pub use engine::{AnyEngine, InfoLine, Profile, Thought};
 pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits};
 
 use plateau_core::{AnyGame, Erased, Game, PositionError};
-use plateau_escampe::{Escampe, EscampeEval};
 use std::fmt;
 
 /// A variant of a game (a layout, a board size, a rule set).
@@ -21,10 +21,11 @@ pub struct VariantInfo {
     pub description: &'static str,
 }
 
-/// Builds a game from a text (position text or save file) under a registry name.
-type Reader = fn(&str, &str) -> Result<Box<dyn AnyGame>, PositionError>;
+/// Builds a game of a variant from a text (position text or save file).
+type Reader = fn(&GameSpec, &str) -> Result<Box<dyn AnyGame>, PositionError>;
 
-/// One registered game.
+/// One registered game. Its constructors take the [`GameSpec`] so that they can
+/// read the chosen variant.
 pub struct GameInfo {
     /// The name used on the command line and in the API: `escampe`.
     pub name: &'static str,
@@ -39,10 +40,10 @@ pub struct GameInfo {
     /// Positions searched by `plateau bench`, and to which depth.
     pub bench_positions: &'static [&'static str],
     pub bench_depth: u32,
-    new_game: fn(&str) -> Box<dyn AnyGame>,
-    from_text: Reader,
-    from_file: Reader,
-    engine: fn(Profile, u64) -> Box<dyn AnyEngine>,
+    pub(crate) new_game: fn(&GameSpec) -> Box<dyn AnyGame>,
+    pub(crate) from_text: Reader,
+    pub(crate) from_file: Reader,
+    pub(crate) engine: fn(&GameSpec, Profile, u64) -> Box<dyn AnyEngine>,
 }
 
 impl fmt::Debug for GameInfo {
@@ -53,36 +54,13 @@ impl fmt::Debug for GameInfo {
     }
 }
 
-fn erase<G: Game>(name: &str, game: G) -> Box<dyn AnyGame> {
-    Box::new(Erased::new(name, game))
+/// Puts a typed game behind the erased face, named after its variant.
+pub(crate) fn erase<G: Game>(spec: &GameSpec, game: G) -> Box<dyn AnyGame> {
+    Box::new(Erased::new(spec.full_name(), game))
 }
 
-/// Every game plateau plays. The one list.
-pub static GAMES: &[GameInfo] = &[GameInfo {
-    name: "escampe",
-    title: "Escampe",
-    description: "6x6, unicorns and paladins; move from the liseré your opponent arrived on",
-    variants: &[],
-    position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
-    opening_plies: 2,
-    bench_positions: &[
-        "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3",
-        "n2N2/2nn1b/2n3/b1b1n1/4bB/1b4 w -",
-        "1bB3/5b/3b2/bnb3/n1nn2/N3n1 w -",
-        "1bB3/6/2nbb1/b3n1/nbnn2/N5 w 3",
-        "2B2b/2bb2/2b2b/3n1N/2n3/nn2n1 w 3",
-        "1n2Bb/b1b3/3b1b/3n2/2n1n1/n3N1 w 1",
-        "n3N1/4n1/3b2/bn1b1n/3n1b/b4B w -",
-        "1B4/2b2b/1n4/bbb3/n1n1n1/3nN1 w 1",
-        "3bnN/5n/n3b1/1nb3/2b1n1/1b2B1 w 3",
-        "4n1/bnNn2/6/b1nb1n/6/1bBb2 w -",
-    ],
-    bench_depth: 14,
-    new_game: |name| erase(name, Escampe::new()),
-    from_text: |name, text| Ok(erase(name, Escampe::from_text(text)?)),
-    from_file: |name, text| Ok(erase(name, Escampe::from_file(text)?)),
-    engine: |profile, seed| engine::build(profile, seed, EscampeEval::standard, EscampeEval::seed),
-}];
+/// Every game plateau plays: the one list (each entry lives in its own module).
+pub static GAMES: &[&GameInfo] = &[&escampe::INFO];
 
 /// A game with its variant chosen: what front-ends construct games from.
 #[derive(Clone, Copy, Debug)]
@@ -112,7 +90,7 @@ impl GameSpec {
             Some((base, v)) => (base, Some(v)),
             None => (name, None),
         };
-        let info = GAMES
+        let info = *GAMES
             .iter()
             .find(|g| g.name.eq_ignore_ascii_case(base))
             .ok_or_else(|| {
@@ -168,23 +146,23 @@ impl GameSpec {
 
     /// The starting position.
     pub fn new_game(&self) -> Box<dyn AnyGame> {
-        (self.info.new_game)(&self.full_name())
+        (self.info.new_game)(self)
     }
 
     /// A game from a position text.
     pub fn from_text(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
-        (self.info.from_text)(&self.full_name(), text)
+        (self.info.from_text)(self, text)
     }
 
     /// A game from the game's save-file format.
     pub fn from_file(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
-        (self.info.from_file)(&self.full_name(), text)
+        (self.info.from_file)(self, text)
     }
 
     /// An engine of the given profile for this game; `seed` fixes its randomness
     /// (same seed, same moves at fixed depth).
     pub fn engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
-        (self.info.engine)(profile, seed)
+        (self.info.engine)(self, profile, seed)
     }
 }
 
@@ -194,7 +172,7 @@ mod tests {
 
     #[test]
     fn every_game_starts_and_round_trips_its_text() {
-        for info in GAMES {
+        for &info in GAMES {
             let spec = GameSpec::lookup(info.name, None).unwrap();
             let game = spec.new_game();
             assert_eq!(game.name(), spec.full_name());

@@ -1,0 +1,33 @@
+//! Escampe in the registry.
+
+use crate::{GameInfo, engine, erase};
+use plateau_core::Game;
+use plateau_escampe::{Escampe, EscampeEval};
+
+pub(crate) static INFO: GameInfo = GameInfo {
+    name: "escampe",
+    title: "Escampe",
+    description: "6x6, unicorns and paladins; move from the liseré your opponent arrived on",
+    variants: &[],
+    position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+    opening_plies: 2,
+    bench_positions: &[
+        "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3",
+        "n2N2/2nn1b/2n3/b1b1n1/4bB/1b4 w -",
+        "1bB3/5b/3b2/bnb3/n1nn2/N3n1 w -",
+        "1bB3/6/2nbb1/b3n1/nbnn2/N5 w 3",
+        "2B2b/2bb2/2b2b/3n1N/2n3/nn2n1 w 3",
+        "1n2Bb/b1b3/3b1b/3n2/2n1n1/n3N1 w 1",
+        "n3N1/4n1/3b2/bn1b1n/3n1b/b4B w -",
+        "1B4/2b2b/1n4/bbb3/n1n1n1/3nN1 w 1",
+        "3bnN/5n/n3b1/1nb3/2b1n1/1b2B1 w 3",
+        "4n1/bnNn2/6/b1nb1n/6/1bBb2 w -",
+    ],
+    bench_depth: 14,
+    new_game: |spec| erase(spec, Escampe::new()),
+    from_text: |spec, text| Ok(erase(spec, Escampe::from_text(text)?)),
+    from_file: |spec, text| Ok(erase(spec, Escampe::from_file(text)?)),
+    engine: |_, profile, seed| {
+        engine::build(profile, seed, EscampeEval::standard, EscampeEval::seed)
+    },
+};
