@@ -2,7 +2,7 @@
 
 use crate::stats::Tally;
 use plateau_core::{AnyGame, Outcome, Rng, Side};
-use plateau_games::{AnyEngine, GameSpec, Limits, Profile};
+use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits, Profile};
 use plateau_search::score::is_decisive;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,23 +11,24 @@ use std::time::{Duration, Instant};
 /// A player in a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineSpec {
-    Builtin(Profile),
+    /// A built-in profile with its tweaks: `expert`, `master,time=seed`.
+    Builtin(EngineChoice),
 }
 
 impl EngineSpec {
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        Profile::parse(text).map(EngineSpec::Builtin)
+        EngineChoice::parse(text).map(EngineSpec::Builtin)
     }
 
     pub fn name(&self) -> String {
         match self {
-            EngineSpec::Builtin(profile) => profile.name().to_string(),
+            EngineSpec::Builtin(choice) => choice.name(),
         }
     }
 
     fn build(&self, spec: &GameSpec, seed: u64) -> Box<dyn AnyEngine> {
         match self {
-            EngineSpec::Builtin(profile) => spec.engine(*profile, seed),
+            EngineSpec::Builtin(choice) => spec.engine_with(choice, seed),
         }
     }
 }

@@ -34,6 +34,10 @@ enum Command {
     Match(commands::matches::MatchArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
+    /// Play in an Escampe tournament as a client of the course's arbiter.
+    EscampeClient(commands::escampe_client::EscampeClientArgs),
+    /// Run an Escampe tournament arbiter for two clients.
+    EscampeArbiter(commands::escampe_arbiter::EscampeArbiterArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Match(args) => commands::matches::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::EscampeClient(args) => commands::escampe_client::run(args),
+        Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

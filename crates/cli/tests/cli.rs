@@ -199,3 +199,106 @@ fn help_explains_the_subcommands() {
     let out = plateau(&["games"]);
     assert!(stdout(&out).contains("escampe"));
 }
+
+#[test]
+fn analyze_prints_info_per_depth_then_bestmove() {
+    let out = plateau(&[
+        "analyze",
+        "escampe",
+        "--position",
+        "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+        "--depth",
+        "3",
+        "--engine",
+        "expert",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .expect("bestmove last");
+    assert!(["F6-E5", "F6-F4", "F6-D6"].contains(&best), "{best}");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info depth "))
+    );
+    assert!(text.contains("score win-in-2"), "{text}");
+}
+
+#[test]
+fn analyze_refuses_a_finished_game_and_unknown_engines() {
+    let out = plateau(&[
+        "analyze",
+        "escampe",
+        "--position",
+        "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
+        "--moves",
+        "F6-E5 A1-A2 C2-C1",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("game is over"), "{}", stderr(&out));
+    let out = plateau(&["analyze", "escampe", "--engine", "grandmaster"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("unknown engine"), "{}", stderr(&out));
+}
+
+#[test]
+fn bench_node_counts_repeat_exactly() {
+    let run = || {
+        let out = plateau(&["bench", "escampe", "--depth", "6"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let last = last_line(&stdout(&out)).to_string();
+        last.split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let first = run();
+    assert!(first > 1000);
+    assert_eq!(first, run());
+}
+
+#[test]
+fn a_small_match_reports_wins_draws_losses_and_elo() {
+    let out = plateau(&[
+        "match",
+        "escampe",
+        "--engine",
+        "strong",
+        "--engine",
+        "random",
+        "--games",
+        "4",
+        "--depth",
+        "3",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let summary = last_line(&text);
+    assert!(summary.starts_with("strong vs random: +"), "{summary}");
+    assert!(summary.contains("Elo"), "{summary}");
+    assert_eq!(stderr(&out).matches("game ").count(), 4, "{}", stderr(&out));
+    let out = plateau(&["match", "escampe", "--engine", "strong"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn play_with_engines_on_both_sides() {
+    let out = plateau_with_input(
+        &[
+            "play", "escampe", "--white", "medium", "--black", "beginner", "--seed", "3",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("white (medium) plays"), "{text}");
+    assert!(text.contains("Game over:"), "{text}");
+}

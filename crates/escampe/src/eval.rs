@@ -502,6 +502,17 @@ mod tests {
     }
 
     #[test]
+    fn every_book_line_is_a_legal_black_placement() {
+        let lines = PLACEMENT_BOOK
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        let book = placement_book();
+        assert!(book.len() >= BOOK_CHOICES);
+        assert_eq!(book.len(), lines, "no line of the book is dropped");
+    }
+
+    #[test]
     fn white_placement_takes_an_exposed_unicorn() {
         // Black's unicorn on C5 can be taken by a white paladin on C2 (liseré 3).
         let mut position = Escampe::new();

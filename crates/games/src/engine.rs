@@ -2,7 +2,7 @@
 //! ask for a move, whatever the game.
 
 use plateau_core::{AnyGame, Erased, Evaluator, Game, Rng};
-use plateau_search::{Engine, Info, Level, Limits, Options, score};
+use plateau_search::{Engine, Info, Level, Limits, Options, TimePolicy, score};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -62,6 +62,70 @@ impl Profile {
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Adjustments to a profile's engine options, written after the profile name:
+/// `master,time=seed,hash=128` (the seed's clock policy and a 128 MB table).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tweaks {
+    pub time_policy: Option<TimePolicy>,
+    pub table_mb: Option<usize>,
+}
+
+/// A profile and its tweaks: `expert`, `master,time=seed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineChoice {
+    pub profile: Profile,
+    pub tweaks: Tweaks,
+}
+
+impl EngineChoice {
+    pub fn parse(text: &str) -> Result<EngineChoice, String> {
+        let mut parts = text.split(',');
+        let profile = Profile::parse(parts.next().unwrap_or("").trim())?;
+        let mut tweaks = Tweaks::default();
+        for part in parts {
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                format!("{part:?}: expected key=value (time=seed|adaptive, hash=MB)")
+            })?;
+            match key.trim() {
+                "time" => {
+                    tweaks.time_policy = Some(match value.trim() {
+                        "seed" => TimePolicy::Seed,
+                        "adaptive" => TimePolicy::Adaptive,
+                        other => return Err(format!("time={other}: choose seed or adaptive")),
+                    })
+                }
+                "hash" => {
+                    let mb: usize = value
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("hash={value}: a size in MB"))?;
+                    if mb > 65_536 {
+                        return Err(format!("hash={mb}: at most 65536 MB"));
+                    }
+                    tweaks.table_mb = Some(mb);
+                }
+                other => return Err(format!("unknown engine option {other:?} (time, hash)")),
+            }
+        }
+        Ok(EngineChoice { profile, tweaks })
+    }
+
+    /// `master,time=seed`: the text it was parsed from, normalised.
+    pub fn name(&self) -> String {
+        let mut name = self.profile.name().to_string();
+        if let Some(policy) = self.tweaks.time_policy {
+            name += match policy {
+                TimePolicy::Seed => ",time=seed",
+                TimePolicy::Adaptive => ",time=adaptive",
+            };
+        }
+        if let Some(mb) = self.tweaks.table_mb {
+            name += &format!(",hash={mb}");
+        }
+        name
     }
 }
 
@@ -126,6 +190,9 @@ pub trait AnyEngine: Send {
 
     /// Set to `true` to stop a search in progress from another thread.
     fn stop_flag(&self) -> Arc<AtomicBool>;
+
+    /// Applies tweaks to the engine's options (no effect on the random player).
+    fn tweak(&mut self, tweaks: &Tweaks);
 }
 
 /// The generic engine on a typed game.
@@ -212,6 +279,17 @@ impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
     fn stop_flag(&self) -> Arc<AtomicBool> {
         self.engine.stop_flag()
     }
+
+    fn tweak(&mut self, tweaks: &Tweaks) {
+        let mut options = *self.engine.options();
+        if let Some(policy) = tweaks.time_policy {
+            options.time_policy = policy;
+        }
+        if let Some(mb) = tweaks.table_mb {
+            options.table_mb = mb;
+        }
+        self.engine.set_options(options);
+    }
 }
 
 /// Plays uniformly random legal moves (for tests and as the weakest opponent).
@@ -265,6 +343,8 @@ impl AnyEngine for RandomEngine {
     fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
+
+    fn tweak(&mut self, _tweaks: &Tweaks) {}
 }
 
 /// Builds an engine for a game from its evaluators: `standard` for the levels,

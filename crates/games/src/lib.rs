@@ -7,9 +7,9 @@
 mod engine;
 mod escampe;
 
-pub use engine::{AnyEngine, InfoLine, Profile, Thought};
+pub use engine::{AnyEngine, EngineChoice, InfoLine, Profile, Thought, Tweaks};
 pub use plateau_search::score::describe as describe_score;
-pub use plateau_search::{Clock, Level, Limits};
+pub use plateau_search::{Clock, Level, Limits, TimePolicy};
 
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use std::fmt;
@@ -163,6 +163,15 @@ impl GameSpec {
     /// (same seed, same moves at fixed depth).
     pub fn engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
         (self.info.engine)(self, profile, seed)
+    }
+
+    /// An engine of a profile with its tweaks (`master,time=seed`).
+    pub fn engine_with(&self, choice: &EngineChoice, seed: u64) -> Box<dyn AnyEngine> {
+        let mut engine = self.engine(choice.profile, seed);
+        if choice.tweaks != Tweaks::default() {
+            engine.tweak(&choice.tweaks);
+        }
+        engine
     }
 }
 

@@ -104,6 +104,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &self.options
     }
 
+    /// Changes the options between searches (a new table when its size changes).
+    pub fn set_options(&mut self, options: Options) {
+        if options.table_mb != self.options.table_mb {
+            self.table = (options.table_mb > 0).then(|| Table::new(options.table_mb));
+        }
+        if options.seed != self.options.seed {
+            self.rng = Rng::new(splitmix64(options.seed).1);
+        }
+        self.options = options;
+    }
+
     pub fn evaluator(&self) -> &E {
         &self.evaluator
     }

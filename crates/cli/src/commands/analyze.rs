@@ -1,7 +1,7 @@
 use crate::setup::PositionArgs;
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_games::{Limits, Profile};
+use plateau_games::{EngineChoice, Limits};
 use std::time::Duration;
 
 /// Search a position and print one info line per completed depth, then
@@ -19,7 +19,8 @@ pub struct AnalyzeArgs {
     /// Search this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// The engine: a level (beginner, medium, strong, expert, master), seed or random.
+    /// The engine: a level (beginner, medium, strong, expert, master), seed or
+    /// random; options may follow: `master,hash=256`.
     #[arg(long, default_value = "master")]
     engine: String,
     /// Seed for the engine's randomness.
@@ -29,12 +30,12 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
     let spec = args.position.game.spec()?;
-    let profile = Profile::parse(&args.engine).map_err(anyhow::Error::msg)?;
+    let choice = EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?;
     let game = args.position.build()?;
     if let Some(outcome) = game.outcome() {
         bail!("nothing to analyze: the game is over ({outcome})");
     }
-    let mut engine = spec.engine(profile, args.seed);
+    let mut engine = spec.engine_with(&choice, args.seed);
     let limits = if args.depth.is_some() || args.movetime.is_some() || args.nodes.is_some() {
         Limits {
             depth: args.depth,

@@ -14,7 +14,8 @@ use std::time::Duration;
 pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The two engines, e.g. `--engine expert --engine seed` (random, seed, or a level).
+    /// The two engines, e.g. `--engine expert --engine seed`: random, seed, or a
+    /// level, optionally with options (`master,time=seed`, `master,hash=128`).
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Number of games (rounded up to an even number).

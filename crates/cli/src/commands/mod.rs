@@ -1,5 +1,7 @@
 pub mod analyze;
 pub mod bench;
+pub mod escampe_arbiter;
+pub mod escampe_client;
 pub mod games;
 pub mod matches;
 pub mod perft;

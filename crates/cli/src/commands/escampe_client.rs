@@ -1,0 +1,68 @@
+use anyhow::{Result, bail};
+use clap::Args;
+use plateau_games::EngineChoice;
+use plateau_protocols::escampe::client::{ClientConfig, run_client};
+use plateau_protocols::escampe::wire::colour_name;
+use std::time::Duration;
+
+/// Enter the engine into an Escampe tournament: connect to the course's arbiter
+/// (or `plateau escampe-arbiter`), send a name, and play the games it runs.
+/// Unknown lines are logged and ignored; a lost connection or a move our rules
+/// refuse (a rules mismatch) ends with a non-zero exit code.
+#[derive(Args)]
+pub struct EscampeClientArgs {
+    /// The arbiter's host.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The arbiter's port.
+    #[arg(long)]
+    port: u16,
+    /// The name sent to the arbiter.
+    #[arg(long, default_value = "plateau")]
+    name: String,
+    /// The player: random, seed, or a level (beginner ... master), with options
+    /// (`master,hash=256`).
+    #[arg(long, default_value = "master")]
+    engine: String,
+    /// Thinking seconds per game, as the arbiter counts them (a safety reserve
+    /// is kept).
+    #[arg(long, default_value_t = 300.0)]
+    clock: f64,
+    /// Games to play on this connection (for an arbiter running several).
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Seed for the engine's randomness.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(args: EscampeClientArgs) -> Result<()> {
+    if !(args.clock > 0.0 && args.clock.is_finite()) {
+        bail!("--clock must be a positive number of seconds");
+    }
+    let config = ClientConfig {
+        host: args.host,
+        port: args.port,
+        name: args.name,
+        engine: EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?,
+        clock: Duration::from_secs_f64(args.clock),
+        games: args.games.max(1),
+        seed: args.seed,
+        connect_timeout: Duration::from_secs(10),
+    };
+    let games = run_client(&config, &mut |line| eprintln!("{line}"))?;
+    for (i, game) in games.iter().enumerate() {
+        let result = match game.winner {
+            Some(side) if side == game.colour => "won",
+            Some(_) => "lost",
+            None => "drew",
+        };
+        println!(
+            "game {}: played {}, {result}: {}",
+            i + 1,
+            colour_name(game.colour),
+            game.moves.join(" ")
+        );
+    }
+    Ok(())
+}

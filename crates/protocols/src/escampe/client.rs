@@ -1,0 +1,246 @@
+//! A tournament client: our engine as a player of the course arbiter.
+
+use super::MAX_LINE;
+use super::wire::{ServerMessage, colour_name};
+use crate::line::{LineError, read_line};
+use plateau_core::{AnyGame, Side};
+use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits};
+use std::io::{BufReader, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+/// How the client connects and plays.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    pub host: String,
+    pub port: u16,
+    /// The name line sent first.
+    pub name: String,
+    pub engine: EngineChoice,
+    /// Thinking time per game, as the arbiter counts it.
+    pub clock: Duration,
+    /// Games to play on this connection before leaving.
+    pub games: u32,
+    pub seed: u64,
+    /// How long to keep trying to connect (the arbiter may start later).
+    pub connect_timeout: Duration,
+}
+
+/// Part of the arbiter's grace period we use for free; the rest is margin.
+const FREE_THINKING: Duration = Duration::from_millis(400);
+
+/// How a client session went wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("cannot connect to {address}: {reason}")]
+    Connect { address: String, reason: String },
+    #[error("connection lost: {0}")]
+    ConnectionLost(String),
+    #[error(
+        "RULES MISMATCH: the arbiter accepted {mv:?} but it is illegal on our board ({reason}); position {position}"
+    )]
+    RulesMismatch {
+        mv: String,
+        reason: String,
+        position: String,
+    },
+    #[error("engine failure: {0}")]
+    Engine(String),
+}
+
+/// One game as the client saw it.
+#[derive(Clone, Debug)]
+pub struct ClientGame {
+    pub colour: Side,
+    /// `None`: a draw (`FIN! Egalité`).
+    pub winner: Option<Side>,
+    pub moves: Vec<String>,
+    /// Our thinking time as the arbiter charges it (after its grace period).
+    pub time_used: Duration,
+}
+
+/// A game in progress on the client's side.
+struct Game {
+    colour: Side,
+    board: Box<dyn AnyGame>,
+    remaining: Duration,
+    time_used: Duration,
+}
+
+/// Connects, plays `config.games` games, and returns them. `log` receives one
+/// line per event worth telling a tournament organiser.
+pub fn run_client(
+    config: &ClientConfig,
+    log: &mut dyn FnMut(&str),
+) -> Result<Vec<ClientGame>, ClientError> {
+    let spec = GameSpec::lookup("escampe", None).map_err(|e| ClientError::Engine(e.0))?;
+    let stream = connect(config)?;
+    let mut writer = stream
+        .try_clone()
+        .map_err(|e| ClientError::ConnectionLost(e.to_string()))?;
+    let mut reader = BufReader::new(stream);
+    send(&mut writer, format!("{}\n", config.name).as_bytes())?;
+    log(&format!(
+        "connected to {}:{} as {:?}",
+        config.host, config.port, config.name
+    ));
+
+    let mut engine = spec.engine_with(&config.engine, config.seed);
+    let mut finished = Vec::new();
+    let mut current: Option<Game> = None;
+    while (finished.len() as u32) < config.games {
+        let line = match read_line(&mut reader, MAX_LINE) {
+            Ok(line) => line,
+            Err(LineError::TooLong(n)) => {
+                log(&format!("ignored a line longer than {n} bytes"));
+                continue;
+            }
+            Err(err) => {
+                let during = if current.is_some() {
+                    " during a game"
+                } else {
+                    ""
+                };
+                return Err(ClientError::ConnectionLost(format!("{err}{during}")));
+            }
+        };
+        match ServerMessage::parse(&line) {
+            ServerMessage::Colour(colour) => {
+                if current.is_some() {
+                    log("a new colour arrived before FIN!: starting a new game");
+                }
+                log(&format!("playing {}", colour_name(colour)));
+                engine.new_game();
+                current = Some(Game {
+                    colour,
+                    board: spec.new_game(),
+                    remaining: config.clock,
+                    time_used: Duration::ZERO,
+                });
+            }
+            ServerMessage::Turn(side) => {
+                let Some(game) = current.as_mut() else {
+                    log(&format!("ignored {line:?}: no game started"));
+                    continue;
+                };
+                if side != game.colour {
+                    continue;
+                }
+                if game.board.side_to_move() != side {
+                    log(&format!(
+                        "the arbiter says {} is to play but our board says {}",
+                        colour_name(side),
+                        colour_name(game.board.side_to_move())
+                    ));
+                }
+                let started = Instant::now();
+                let mv = choose(engine.as_mut(), game)?;
+                send(&mut writer, format!("{mv}\n").as_bytes())?;
+                let spent = started.elapsed();
+                let charged = spent.saturating_sub(FREE_THINKING);
+                game.remaining = game.remaining.saturating_sub(charged);
+                game.time_used += charged;
+                game.board
+                    .play(&mv)
+                    .map_err(|e| ClientError::Engine(format!("our engine chose {mv}: {e}")))?;
+                log(&format!(
+                    "played {mv} in {} ms ({:.1} s left)",
+                    spent.as_millis(),
+                    game.remaining.as_secs_f64()
+                ));
+            }
+            ServerMessage::Move(mv) => {
+                let Some(game) = current.as_mut() else {
+                    log(&format!("ignored {line:?}: no game started"));
+                    continue;
+                };
+                if let Err(err) = game.board.play(&mv) {
+                    let error = ClientError::RulesMismatch {
+                        mv: mv.clone(),
+                        reason: err.reason,
+                        position: game.board.to_text(),
+                    };
+                    log(&error.to_string());
+                    return Err(error);
+                }
+                log(&format!("opponent played {mv}"));
+            }
+            ServerMessage::End(winner) => {
+                let Some(game) = current.take() else {
+                    log(&format!("ignored {line:?}: no game started"));
+                    continue;
+                };
+                let verdict = match winner {
+                    Some(side) if side == game.colour => "we won",
+                    Some(_) => "we lost",
+                    None => "draw",
+                };
+                log(&format!(
+                    "game over: {} ({verdict}) after {} plies, {:.1} s of thinking",
+                    winner.map_or("Egalité", colour_name),
+                    game.board.history().len(),
+                    game.time_used.as_secs_f64()
+                ));
+                finished.push(ClientGame {
+                    colour: game.colour,
+                    winner,
+                    moves: game.board.history().to_vec(),
+                    time_used: game.time_used,
+                });
+            }
+            ServerMessage::Unknown(text) => log(&format!("ignored unknown line {text:?}")),
+        }
+    }
+    Ok(finished)
+}
+
+/// The engine's move within our clock: the arbiter grants about 500 ms before
+/// it starts counting, of which we use `FREE_THINKING`.
+fn choose(engine: &mut dyn AnyEngine, game: &Game) -> Result<String, ClientError> {
+    let profile_limits = engine.default_limits();
+    let limits = Limits {
+        depth: profile_limits.depth,
+        nodes: profile_limits.nodes,
+        movetime: None,
+        clock: Some(plateau_games::Clock {
+            remaining: game.remaining + FREE_THINKING,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }),
+    };
+    let thought = engine
+        .think(game.board.as_ref(), &limits, &mut |_| {})
+        .map_err(ClientError::Engine)?;
+    Ok(thought.best)
+}
+
+fn connect(config: &ClientConfig) -> Result<TcpStream, ClientError> {
+    let address = format!("{}:{}", config.host, config.port);
+    let deadline = Instant::now() + config.connect_timeout;
+    loop {
+        let attempt = address
+            .to_socket_addrs()
+            .map_err(|e| e.to_string())
+            .and_then(|mut addrs| addrs.next().ok_or_else(|| "no address".to_string()))
+            .and_then(|addr| {
+                TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|e| e.to_string())
+            });
+        match attempt {
+            Ok(stream) => {
+                let _ = stream.set_nodelay(true);
+                return Ok(stream);
+            }
+            Err(reason) if Instant::now() >= deadline => {
+                return Err(ClientError::Connect { address, reason });
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+}
+
+fn send(writer: &mut TcpStream, bytes: &[u8]) -> Result<(), ClientError> {
+    writer
+        .write_all(bytes)
+        .and_then(|_| writer.flush())
+        .map_err(|e| ClientError::ConnectionLost(e.to_string()))
+}
