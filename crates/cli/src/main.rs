@@ -20,6 +20,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server (web page and JSON API) for every game.
+    Serve(commands::serve::ServeArgs),
     /// List the games, their variants and an example position text.
     Games,
     /// Count the leaves of the move tree (checks the rules against reference counts).
@@ -43,6 +45,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => commands::serve::run_serve(args),
         Command::Games => commands::games::run(),
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),

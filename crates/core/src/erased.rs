@@ -1,7 +1,7 @@
 //! The erased, friendly face of a game: moves as strings, one object type for every
 //! game, so the CLI, the server and the protocols never name a concrete game.
 
-use crate::{Game, MoveError, MoveList, Outcome, Side, perft};
+use crate::{Game, MoveError, MoveList, Outcome, Side, Verdict, perft};
 use std::any::Any;
 
 /// A game in progress, whatever the game: what front-ends hold.
@@ -29,6 +29,9 @@ pub trait AnyGame: Send + Sync {
     /// A picture of the board for a terminal.
     fn board(&self) -> String;
     fn outcome(&self) -> Option<Outcome>;
+    /// The game's record in its standard format, ending with `result` (which
+    /// may differ from the rules' outcome: a resignation, a timeout).
+    fn record(&self, result: Option<Verdict<'_>>) -> String;
     fn perft(&mut self, depth: u32) -> u64;
     fn divide(&mut self, depth: u32) -> Vec<(String, u64)>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -137,6 +140,10 @@ impl<G: Game> AnyGame for Erased<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+
+    fn record(&self, result: Option<Verdict<'_>>) -> String {
+        G::write_record(&self.start, &self.notation, result)
     }
 
     fn perft(&mut self, depth: u32) -> u64 {

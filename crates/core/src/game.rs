@@ -1,4 +1,4 @@
-use crate::{MoveError, MoveList, Outcome, PositionError, Side};
+use crate::{MoveError, MoveList, Outcome, PositionError, Side, Verdict};
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
@@ -99,6 +99,33 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     fn from_file(text: &str) -> Result<Self, PositionError> {
         Self::from_text(text.trim())
     }
+
+    /// The record of a game played from `start`: by default its moves numbered
+    /// by pairs with the result at the end, under `#` header lines. Games with a
+    /// standard record format (PDN for draughts) override it.
+    fn write_record(start: &Self, moves: &[String], result: Option<Verdict<'_>>) -> String {
+        numbered_record(&start.to_text(), moves, result)
+    }
+}
+
+/// The default game record: header lines, then `1. m1 m2 2. m3 m4 ... result`.
+pub fn numbered_record(start: &str, moves: &[String], result: Option<Verdict<'_>>) -> String {
+    let mut text = format!("# start: {start}\n");
+    if let Some(outcome) = result {
+        text += &format!("# result: {outcome}\n");
+    }
+    let mut body = String::new();
+    for (i, pair) in moves.chunks(2).enumerate() {
+        if i > 0 {
+            body.push(' ');
+        }
+        body += &format!("{}. {}", i + 1, pair.join(" "));
+    }
+    if !body.is_empty() {
+        body.push(' ');
+    }
+    body += result.map_or("*", |o| o.result_text());
+    text + &body + "\n"
 }
 
 /// Plays a sequence of moves written in the game's notation, separated by
@@ -124,4 +151,22 @@ pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<Vec<G::Move>, St
         }
     }
     Ok(played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Side;
+
+    #[test]
+    fn the_default_record_numbers_pairs_and_ends_with_the_result() {
+        let moves: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let win = Outcome::win(Side::White, "resignation");
+        let text = numbered_record("START", &moves, Some(win.verdict()));
+        assert_eq!(
+            text,
+            "# start: START\n# result: white wins (resignation)\n1. a b 2. c 1-0\n"
+        );
+        assert_eq!(numbered_record("S", &[], None), "# start: S\n*\n");
+    }
 }

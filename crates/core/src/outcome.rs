@@ -40,15 +40,53 @@ impl Outcome {
 
     /// `1-0`, `0-1` or `1/2-1/2` from White's point of view.
     pub fn result_text(&self) -> &'static str {
-        match self.winner {
-            Some(Side::White) => "1-0",
-            Some(Side::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        result_text(self.winner)
     }
 }
 
 impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins ({})", self.reason),
+            None => write!(f, "draw ({})", self.reason),
+        }
+    }
+}
+
+/// A game's result as a record states it: an [`Outcome`] of the rules, or one
+/// decided outside them (a resignation, a timeout), with a borrowed reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict<'a> {
+    pub winner: Option<Side>,
+    pub reason: &'a str,
+}
+
+impl Verdict<'_> {
+    /// `1-0`, `0-1` or `1/2-1/2` from White's point of view.
+    pub fn result_text(&self) -> &'static str {
+        result_text(self.winner)
+    }
+}
+
+fn result_text(winner: Option<Side>) -> &'static str {
+    match winner {
+        Some(Side::White) => "1-0",
+        Some(Side::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+impl Outcome {
+    /// The outcome as a record states it.
+    pub fn verdict(&self) -> Verdict<'static> {
+        Verdict {
+            winner: self.winner,
+            reason: self.reason,
+        }
+    }
+}
+
+impl fmt::Display for Verdict<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.winner {
             Some(side) => write!(f, "{side} wins ({})", self.reason),

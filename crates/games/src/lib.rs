@@ -9,7 +9,7 @@ mod escampe;
 
 pub use engine::{AnyEngine, EngineChoice, InfoLine, Profile, Thought, Tweaks};
 pub use plateau_search::score::describe as describe_score;
-pub use plateau_search::{Clock, Level, Limits, TimePolicy};
+pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use std::fmt;

@@ -6,4 +6,5 @@ pub mod games;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;

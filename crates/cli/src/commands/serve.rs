@@ -1,0 +1,44 @@
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use plateau_server::{ServerConfig, run};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Run the game server: the web page and the JSON API (docs/api.md) for every
+/// game, rooms with share codes, live updates, AI opponents. Games are kept in
+/// a SQLite file (created on first start) and survive restarts.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The database file.
+    #[arg(long, default_value = "plateau.db")]
+    db: PathBuf,
+    /// Hours after which an untouched room is deleted.
+    #[arg(long, default_value_t = 48.0)]
+    idle_hours: f64,
+    /// AI searches run at once (default: one per core).
+    #[arg(long)]
+    ai_threads: Option<usize>,
+}
+
+pub fn run_serve(args: ServeArgs) -> Result<()> {
+    if !(args.idle_hours > 0.0 && args.idle_hours.is_finite()) {
+        bail!("--idle-hours must be a positive number");
+    }
+    let mut config = ServerConfig {
+        idle_expiry: Duration::from_secs_f64(args.idle_hours * 3600.0),
+        ..ServerConfig::default()
+    };
+    if let Some(threads) = args.ai_threads {
+        config.ai_threads = threads.max(1);
+    }
+    run(&args.addr, &args.db, config, |addr| {
+        eprintln!(
+            "plateau is serving on http://{addr} (database {})",
+            args.db.display()
+        );
+    })
+    .with_context(|| format!("cannot serve on {}", args.addr))
+}

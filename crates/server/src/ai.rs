@@ -1,0 +1,81 @@
+//! The AI seat: searches run on a bounded pool, off the async runtime, so that
+//! many rooms thinking at once never starve the HTTP side.
+
+use crate::app::AppState;
+use plateau_games::{EngineChoice, Level, Limits, Profile, Tweaks};
+use std::sync::Arc;
+
+/// Transposition table of an AI move: small, since many may run at once.
+const AI_TABLE_MB: usize = 8;
+
+/// Starts the AI's move in room `code` if it is the AI's turn (a no-op
+/// otherwise, or if it is already thinking).
+pub fn schedule(state: Arc<AppState>, code: String) {
+    tokio::spawn(async move {
+        if let Err(err) = think(state, &code).await {
+            eprintln!("AI in room {code}: {}", err.message);
+        }
+    });
+}
+
+async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::ApiError> {
+    let local = std::net::IpAddr::from([127, 0, 0, 1]);
+    let shared = state.room(code, local).await?;
+    let (game, version, level, seat) = {
+        let mut room = shared.lock().await;
+        if room.ai_thinking || !room.data.ai_to_move() {
+            return Ok(());
+        }
+        let Some((seat, level)) = room.data.ai else {
+            return Ok(());
+        };
+        room.ai_thinking = true;
+        room.publish_presence();
+        (room.data.game.clone_box(), room.data.version, level, seat)
+    };
+    let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
+    let spec = {
+        let room = shared.lock().await;
+        room.data.spec
+    };
+    let cap = state.config.ai_time_cap;
+    let seed = version
+        ^ code
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+    let decision = tokio::task::spawn_blocking(move || {
+        let choice = EngineChoice {
+            profile: Profile::Level(level),
+            tweaks: Tweaks {
+                table_mb: Some(AI_TABLE_MB),
+                ..Tweaks::default()
+            },
+        };
+        let mut engine = spec.engine_with(&choice, seed);
+        let mut limits: Limits = level.limits();
+        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
+        if level == Level::Master {
+            limits.movetime = Some(plateau_games::MASTER_MOVETIME.min(cap));
+        }
+        engine.think(game.as_ref(), &limits, &mut |_| {})
+    })
+    .await;
+    drop(permit);
+    let mut room = shared.lock().await;
+    room.ai_thinking = false;
+    let outcome = match decision {
+        Ok(Ok(thought)) if room.data.version == version => {
+            crate::api::apply_move(&state, &mut room, seat, version, &thought.best)
+                .await
+                .map(|_| ())
+        }
+        // The room changed while thinking (a resignation): nothing to play.
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(reason)) => Err(crate::error::ApiError::internal(reason)),
+        Err(err) => Err(crate::error::ApiError::internal(format!(
+            "AI task failed: {err}"
+        ))),
+    };
+    room.publish_presence();
+    outcome
+}

@@ -1,0 +1,457 @@
+//! The JSON API handlers (see `docs/api.md`).
+
+use crate::app::{AppState, now};
+use crate::error::ApiError;
+use crate::limits::Kind;
+use crate::room::{GameResult, Room, RoomData, Status, parse_side, side_name};
+use crate::storage::{Change, NewRoom};
+use crate::tokens;
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use plateau_core::Side;
+use plateau_games::{GAMES, GameSpec, Level};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Longest move text accepted.
+const MAX_MOVE_LENGTH: usize = 200;
+
+/// A JSON body whose rejections are JSON errors like every other.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(Body(value)),
+            Err(rejection) => Err(json_rejection(rejection)),
+        }
+    }
+}
+
+fn json_rejection(rejection: JsonRejection) -> ApiError {
+    let status = rejection.status();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_string(),
+        _ => rejection.body_text(),
+    };
+    ApiError::new(status, message)
+}
+
+/// The token of a request: `Authorization: Bearer <token>`, else the body's.
+fn token(headers: &HeaderMap, body: Option<&str>) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .or_else(|| body.map(str::to_string))
+        .filter(|t| !t.is_empty())
+}
+
+/// The seat a request's token holds, or 403.
+fn seat(room: &Room, token: Option<&str>) -> Result<Side, ApiError> {
+    let token = token.ok_or_else(|| ApiError::forbidden("a seat token is required"))?;
+    room.data
+        .seat_of(token)
+        .ok_or_else(|| ApiError::forbidden("unknown token for this room"))
+}
+
+pub async fn index() -> Html<&'static str> {
+    Html(include_str!("index.html"))
+}
+
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("no such page; the API lives under /api (see docs/api.md)")
+}
+
+/// `GET /api/games`: the games, their variants and the AI levels.
+pub async fn games() -> Json<Value> {
+    let games: Vec<Value> = GAMES
+        .iter()
+        .map(|info| {
+            json!({
+                "name": info.name,
+                "title": info.title,
+                "description": info.description,
+                "variants": info.variants.iter().map(|v| json!({
+                    "name": v.name,
+                    "description": v.description,
+                })).collect::<Vec<_>>(),
+                "default_variant": info.variants.first().map(|v| v.name),
+                "position_example": info.position_example,
+            })
+        })
+        .collect();
+    let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+    Json(json!({ "games": games, "levels": levels }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRoom {
+    game: String,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    seat: Option<String>,
+    #[serde(default)]
+    opponent: Option<String>,
+    #[serde(default)]
+    level: Option<String>,
+}
+
+fn random_side() -> Side {
+    let mut byte = [0u8; 1];
+    match getrandom::fill(&mut byte) {
+        Ok(()) if byte[0] & 1 == 1 => Side::Black,
+        _ => Side::White,
+    }
+}
+
+/// `POST /api/rooms`.
+pub async fn create_room(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(request): Body<CreateRoom>,
+) -> Result<Response, ApiError> {
+    state.limit(peer.ip(), Kind::CreateRoom)?;
+    let spec = GameSpec::lookup(&request.game, request.variant.as_deref())
+        .map_err(|e| ApiError::unprocessable(e.0))?;
+    let seat = match request.seat.as_deref().unwrap_or("random") {
+        "random" => random_side(),
+        other => parse_side(other).ok_or_else(|| {
+            ApiError::unprocessable(format!(
+                "seat must be white, black or random, not {other:?}"
+            ))
+        })?,
+    };
+    let ai = match request.opponent.as_deref().unwrap_or("friend") {
+        "friend" => None,
+        "ai" => {
+            let name = request.level.as_deref().unwrap_or("medium");
+            let level = Level::parse(name).ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "unknown level {name:?}; choose one of {}",
+                    Level::ALL.map(|l| l.name()).join(", ")
+                ))
+            })?;
+            Some((!seat, level))
+        }
+        other => {
+            return Err(ApiError::unprocessable(format!(
+                "opponent must be friend or ai, not {other:?}"
+            )));
+        }
+    };
+    let token = tokens::new_token();
+    let hash = tokens::hash(&token);
+    let room = loop {
+        let mut data = RoomData::new(tokens::new_code(), spec, ai);
+        data.seats[seat.index()] = Some(hash);
+        let room = Room::new(data);
+        let new_room = NewRoom {
+            code: room.data.code.clone(),
+            game: spec.info.name.to_string(),
+            variant: spec.variant.to_string(),
+            status: room.data.status.name().to_string(),
+            ai: ai.map(|(side, level)| (side_name(side).to_string(), level.name().to_string())),
+            seats: vec![(side_name(seat).to_string(), hash)],
+            now: now(),
+        };
+        let event = room.state().to_string();
+        if state
+            .blocking(move |s| s.create_room(&new_room, &event))
+            .await?
+        {
+            break room;
+        }
+    };
+    let code = room.data.code.clone();
+    let ai_first = room.data.ai_to_move();
+    state.cache(room);
+    if ai_first {
+        crate::ai::schedule(Arc::clone(&state), code.clone());
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "code": code, "seat": side_name(seat), "token": token })),
+    )
+        .into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct TokenBody {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// `POST /api/rooms/{code}/join`.
+pub async fn join(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<Value>, ApiError> {
+    state.limit(peer.ip(), Kind::Join)?;
+    let room = state.room(&code, peer.ip()).await?;
+    let mut room = room.lock().await;
+    let presented = token(&headers, body.token.as_deref());
+    if let Some(token) = &presented
+        && let Some(seat) = room.data.seat_of(token)
+    {
+        return Ok(Json(json!({ "seat": side_name(seat), "token": token })));
+    }
+    let free = Side::ALL
+        .into_iter()
+        .find(|&side| room.data.seats[side.index()].is_none() && !room.data.is_ai(side));
+    let Some(seat) = free.filter(|_| room.data.status == Status::Waiting) else {
+        return Err(ApiError::conflict(
+            "both seats are taken; you can still watch the game",
+        ));
+    };
+    let token = tokens::new_token();
+    let hash = tokens::hash(&token);
+    let mut next = room.data.clone();
+    next.seats[seat.index()] = Some(hash);
+    next.status = Status::Playing;
+    let changes = vec![
+        Change::Seat {
+            seat: side_name(seat).to_string(),
+            token_hash: hash,
+        },
+        Change::Status {
+            status: Status::Playing.name().to_string(),
+            winner: None,
+            reason: None,
+        },
+    ];
+    state.commit(&mut room, next, changes).await?;
+    Ok(Json(json!({ "seat": side_name(seat), "token": token })))
+}
+
+/// `GET /api/rooms/{code}`.
+pub async fn get_room(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    state.limit(peer.ip(), Kind::Lookup)?;
+    let room = state.room(&code, peer.ip()).await?;
+    let room = room.lock().await;
+    Ok(Json(room.state()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveBody {
+    #[serde(default)]
+    token: Option<String>,
+    version: u64,
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// `POST /api/rooms/{code}/moves`.
+pub async fn play(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<MoveBody>,
+) -> Result<Json<Value>, ApiError> {
+    let room = state.room(&code, peer.ip()).await?;
+    let mut room = room.lock().await;
+    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    let state_value = apply_move(&state, &mut room, seat, body.version, &body.mv).await?;
+    Ok(Json(state_value))
+}
+
+/// Checks and plays a move for `seat` (a player's or the AI's), commits it, and
+/// lets the AI answer if it is its turn.
+pub(crate) async fn apply_move(
+    state: &Arc<AppState>,
+    room: &mut Room,
+    seat: Side,
+    version: u64,
+    text: &str,
+) -> Result<Value, ApiError> {
+    match room.data.status {
+        Status::Finished => return Err(ApiError::conflict("the game is over")),
+        Status::Waiting => return Err(ApiError::conflict("waiting for an opponent to join")),
+        Status::Playing => {}
+    }
+    if version != room.data.version {
+        return Err(ApiError::conflict(format!(
+            "stale version {version}: the room is at version {}",
+            room.data.version
+        )));
+    }
+    if room.data.game.side_to_move() != seat {
+        return Err(ApiError::conflict(format!(
+            "not your turn: {} is to move",
+            side_name(room.data.game.side_to_move())
+        )));
+    }
+    if text.len() > MAX_MOVE_LENGTH {
+        return Err(ApiError::unprocessable("that is too long to be a move"));
+    }
+    let mut next = room.data.clone();
+    let played = next
+        .game
+        .play(text)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let ply = next.game.history().len() as u32;
+    let mut changes = vec![Change::Move { ply, text: played }];
+    if let Some(outcome) = next.game.outcome() {
+        next.status = Status::Finished;
+        next.result = Some(GameResult {
+            winner: outcome.winner,
+            reason: outcome.reason.to_string(),
+        });
+        changes.push(Change::Status {
+            status: Status::Finished.name().to_string(),
+            winner: outcome.winner.map(|s| side_name(s).to_string()),
+            reason: Some(outcome.reason.to_string()),
+        });
+    }
+    let value = state.commit(room, next, changes).await?;
+    if room.data.ai_to_move() {
+        crate::ai::schedule(Arc::clone(state), room.data.code.clone());
+    }
+    Ok(value)
+}
+
+/// `POST /api/rooms/{code}/resign`.
+pub async fn resign(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<Value>, ApiError> {
+    let room = state.room(&code, peer.ip()).await?;
+    let mut room = room.lock().await;
+    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    match room.data.status {
+        Status::Finished => return Err(ApiError::conflict("the game is over")),
+        Status::Waiting => return Err(ApiError::conflict("the game has not started")),
+        Status::Playing => {}
+    }
+    let mut next = room.data.clone();
+    next.status = Status::Finished;
+    next.result = Some(GameResult {
+        winner: Some(!seat),
+        reason: "resignation".to_string(),
+    });
+    let changes = vec![Change::Status {
+        status: Status::Finished.name().to_string(),
+        winner: Some(side_name(!seat).to_string()),
+        reason: Some("resignation".to_string()),
+    }];
+    Ok(Json(state.commit(&mut room, next, changes).await?))
+}
+
+/// `POST /api/rooms/{code}/rematch`: a new room, same game, colours swapped;
+/// both players keep their tokens. Announced through the old room's stream.
+pub async fn rematch(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<TokenBody>,
+) -> Result<Response, ApiError> {
+    let room = state.room(&code, peer.ip()).await?;
+    let mut room = room.lock().await;
+    let presented = token(&headers, body.token.as_deref());
+    let seat = seat(&room, presented.as_deref())?;
+    let token = presented.unwrap_or_default();
+    if room.data.status != Status::Finished {
+        return Err(ApiError::conflict(
+            "a rematch is offered once the game is over",
+        ));
+    }
+    if let Some(existing) = room.data.rematch.clone() {
+        return Ok((
+            StatusCode::OK,
+            Json(json!({ "code": existing, "seat": side_name(!seat), "token": token })),
+        )
+            .into_response());
+    }
+    let spec = room.data.spec;
+    let ai = room.data.ai.map(|(side, level)| (!side, level));
+    let swapped = [room.data.seats[1], room.data.seats[0]];
+    let fresh = loop {
+        let mut data = RoomData::new(tokens::new_code(), spec, ai);
+        data.seats = swapped;
+        data.status = Status::Playing;
+        let fresh = Room::new(data);
+        let new_room = NewRoom {
+            code: fresh.data.code.clone(),
+            game: spec.info.name.to_string(),
+            variant: spec.variant.to_string(),
+            status: Status::Playing.name().to_string(),
+            ai: ai.map(|(side, level)| (side_name(side).to_string(), level.name().to_string())),
+            seats: Side::ALL
+                .into_iter()
+                .filter_map(|side| swapped[side.index()].map(|h| (side_name(side).to_string(), h)))
+                .collect(),
+            now: now(),
+        };
+        let event = fresh.state().to_string();
+        if state
+            .blocking(move |s| s.create_room(&new_room, &event))
+            .await?
+        {
+            break fresh;
+        }
+    };
+    let new_code = fresh.data.code.clone();
+    let ai_first = fresh.data.ai_to_move();
+    state.cache(fresh);
+    let mut next = room.data.clone();
+    next.rematch = Some(new_code.clone());
+    state
+        .commit(
+            &mut room,
+            next,
+            vec![Change::Rematch {
+                code: new_code.clone(),
+            }],
+        )
+        .await?;
+    if ai_first {
+        crate::ai::schedule(Arc::clone(&state), new_code.clone());
+    }
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "code": new_code, "seat": side_name(!seat), "token": token })),
+    )
+        .into_response())
+}
+
+/// `GET /api/rooms/{code}/record`: the game in its standard record format.
+pub async fn record(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+) -> Result<Response, ApiError> {
+    state.limit(peer.ip(), Kind::Lookup)?;
+    let room = state.room(&code, peer.ip()).await?;
+    let room = room.lock().await;
+    let result = room.data.result.as_ref().map(|r| plateau_core::Verdict {
+        winner: r.winner,
+        reason: &r.reason,
+    });
+    let text = room.data.game.record(result);
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}

@@ -1,0 +1,308 @@
+//! The server's shared state, its routes, and the loop that runs it.
+
+use crate::error::ApiError;
+use crate::limits::{Kind, Limiter, Rates};
+use crate::room::{Room, RoomData};
+use crate::storage::{Change, Storage};
+use crate::tokens;
+use axum::Router;
+use axum::routing::{get, post};
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::{Mutex as AsyncMutex, Semaphore};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+/// Settings of a server.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Rooms untouched this long are deleted.
+    pub idle_expiry: Duration,
+    /// How often idle rooms are looked for.
+    pub sweep_interval: Duration,
+    /// AI searches running at once (the rest wait their turn).
+    pub ai_threads: usize,
+    /// Longest an AI move may take, whatever the level.
+    pub ai_time_cap: Duration,
+    pub rates: Rates,
+    /// Largest request body accepted.
+    pub body_limit: usize,
+    /// Longest a request (other than an event stream) may take.
+    pub request_timeout: Duration,
+    /// Interval of the keep-alive comments on event streams.
+    pub keep_alive: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            idle_expiry: Duration::from_secs(48 * 3600),
+            sweep_interval: Duration::from_secs(600),
+            ai_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ai_time_cap: Duration::from_secs(5),
+            rates: Rates::default(),
+            body_limit: 16 * 1024,
+            request_timeout: Duration::from_secs(10),
+            keep_alive: Duration::from_secs(15),
+        }
+    }
+}
+
+/// Everything the handlers share.
+pub struct AppState {
+    pub(crate) storage: Arc<dyn Storage>,
+    pub(crate) config: ServerConfig,
+    rooms: Mutex<HashMap<String, Arc<AsyncMutex<Room>>>>,
+    pub(crate) ai_permits: Arc<Semaphore>,
+    pub(crate) limiter: Limiter,
+    /// Set when the server stops: background work (AI moves, sweeps) then
+    /// writes nothing more.
+    closed: AtomicBool,
+}
+
+/// Seconds since the epoch.
+pub(crate) fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl AppState {
+    pub fn new(storage: Arc<dyn Storage>, config: ServerConfig) -> Arc<AppState> {
+        Arc::new(AppState {
+            storage,
+            limiter: Limiter::new(config.rates),
+            ai_permits: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            config,
+            rooms: Mutex::new(HashMap::new()),
+            closed: AtomicBool::new(false),
+        })
+    }
+
+    /// Stops background work: nothing is committed after this.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    /// Runs a storage call off the async runtime.
+    pub(crate) async fn blocking<T: Send + 'static>(
+        self: &Arc<Self>,
+        job: impl FnOnce(&dyn Storage) -> Result<T, crate::storage::StorageError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let state = Arc::clone(self);
+        tokio::task::spawn_blocking(move || job(state.storage.as_ref()))
+            .await
+            .map_err(|e| ApiError::internal(format!("storage task failed: {e}")))?
+            .map_err(ApiError::from)
+    }
+
+    /// Rate-limits `address`; 429 when over.
+    pub(crate) fn limit(&self, address: IpAddr, kind: Kind) -> Result<(), ApiError> {
+        if self.limiter.allow(address, kind) {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too many requests from your address; wait a little",
+            ))
+        }
+    }
+
+    /// The room with this code, from memory or storage. A miss counts against
+    /// the caller's scanning allowance.
+    pub(crate) async fn room(
+        self: &Arc<Self>,
+        code: &str,
+        address: IpAddr,
+    ) -> Result<Arc<AsyncMutex<Room>>, ApiError> {
+        let not_found = || ApiError::not_found(format!("no room {code:?}"));
+        if !self.limiter.would_allow(address, Kind::Miss) {
+            return Err(ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "too many unknown room codes from your address; wait a little",
+            ));
+        }
+        let miss = || {
+            self.limiter.allow(address, Kind::Miss);
+            not_found()
+        };
+        let code = code.to_ascii_uppercase();
+        if !tokens::is_code(&code) {
+            return Err(miss());
+        }
+        if let Some(room) = self.cached(&code) {
+            return Ok(room);
+        }
+        let lookup = code.clone();
+        let Some(stored) = self.blocking(move |s| s.load_room(&lookup)).await? else {
+            return Err(miss());
+        };
+        let data = RoomData::restore(stored).map_err(ApiError::internal)?;
+        Ok(self.cache(Room::new(data)))
+    }
+
+    fn cached(&self, code: &str) -> Option<Arc<AsyncMutex<Room>>> {
+        self.rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(code)
+            .cloned()
+    }
+
+    /// Keeps a room in memory (the first copy wins if two requests loaded it).
+    pub(crate) fn cache(&self, room: Room) -> Arc<AsyncMutex<Room>> {
+        let code = room.data.code.clone();
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(
+            rooms
+                .entry(code)
+                .or_insert_with(|| Arc::new(AsyncMutex::new(room))),
+        )
+    }
+
+    /// Commits a change: `next` is the room's data after it, `changes` what to
+    /// write. Storage first; only then is the room updated and the event sent.
+    /// A version clash (another server wrote first) is a 409.
+    pub(crate) async fn commit(
+        self: &Arc<Self>,
+        room: &mut Room,
+        mut next: RoomData,
+        changes: Vec<Change>,
+    ) -> Result<serde_json::Value, ApiError> {
+        if self.is_closed() {
+            return Err(ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "the server is shutting down",
+            ));
+        }
+        let expected = room.data.version;
+        next.version = expected + 1;
+        let state = room.state_of(&next);
+        let payload = state.to_string();
+        let code = next.code.clone();
+        let event = payload.clone();
+        let written = self
+            .blocking(move |s| s.commit(&code, expected, &changes, &event, now()))
+            .await?;
+        if !written {
+            return Err(ApiError::conflict(
+                "the room changed in the meantime; reload it",
+            ));
+        }
+        room.data = next;
+        room.publish(payload);
+        Ok(state)
+    }
+
+    /// Deletes idle rooms, from storage and memory.
+    pub(crate) async fn sweep(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let before = now() - self.config.idle_expiry.as_secs() as i64;
+        let codes = self.blocking(move |s| s.sweep(before)).await?;
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        for code in &codes {
+            rooms.remove(code);
+        }
+        Ok(codes.len())
+    }
+
+    /// After a restart: every room whose AI is to move starts thinking again.
+    pub(crate) async fn resume_ai(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let codes = self.blocking(|s| s.playing_rooms()).await?;
+        let mut resumed = 0;
+        for code in codes {
+            let local = IpAddr::from([127, 0, 0, 1]);
+            if let Ok(room) = self.room(&code, local).await
+                && room.lock().await.data.ai_to_move()
+            {
+                crate::ai::schedule(Arc::clone(self), code);
+                resumed += 1;
+            }
+        }
+        Ok(resumed)
+    }
+}
+
+/// The HTTP routes.
+pub fn router(state: Arc<AppState>) -> Router {
+    let timeout = state.config.request_timeout;
+    let limited = Router::new()
+        .route("/api/games", get(crate::api::games))
+        .route("/api/rooms", post(crate::api::create_room))
+        .route("/api/rooms/{code}", get(crate::api::get_room))
+        .route("/api/rooms/{code}/join", post(crate::api::join))
+        .route("/api/rooms/{code}/moves", post(crate::api::play))
+        .route("/api/rooms/{code}/resign", post(crate::api::resign))
+        .route("/api/rooms/{code}/rematch", post(crate::api::rematch))
+        .route("/api/rooms/{code}/record", get(crate::api::record))
+        .route("/", get(crate::api::index))
+        .layer(TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ));
+    Router::new()
+        .route("/api/rooms/{code}/events", get(crate::sse::events))
+        .merge(limited)
+        .fallback(crate::api::not_found)
+        .layer(RequestBodyLimitLayer::new(state.config.body_limit))
+        .with_state(state)
+}
+
+/// Serves on `listener` until the process is stopped: sweeps idle rooms and
+/// resumes AI seats left thinking by a previous run.
+pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
+    match state.resume_ai().await {
+        Ok(0) => {}
+        Ok(n) => eprintln!("resumed {n} AI seat(s)"),
+        Err(err) => eprintln!("could not resume AI seats: {}", err.message),
+    }
+    let sweeper = Arc::clone(&state);
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(sweeper.config.sweep_interval);
+        loop {
+            interval.tick().await;
+            if sweeper.is_closed() {
+                break;
+            }
+            match sweeper.sweep().await {
+                Ok(0) => {}
+                Ok(n) => eprintln!("swept {n} idle room(s)"),
+                Err(err) => eprintln!("sweep failed: {}", err.message),
+            }
+        }
+    });
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).await
+}
+
+/// Opens the database, binds `addr` and serves until Ctrl-C: what `plateau
+/// serve` runs. `on_ready` receives the bound address.
+pub fn run(
+    addr: &str,
+    database: &std::path::Path,
+    config: ServerConfig,
+    on_ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let storage = crate::storage::SqliteStorage::open(database)
+        .map_err(|e| std::io::Error::other(format!("{}: {e}", database.display())))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        on_ready(listener.local_addr()?);
+        let state = AppState::new(Arc::new(storage), config);
+        let served = tokio::select! {
+            served = serve(listener, Arc::clone(&state)) => served,
+            _ = tokio::signal::ctrl_c() => Ok(()),
+        };
+        state.close();
+        served
+    })
+}

@@ -1,0 +1,168 @@
+//! Per-address rate limits: token buckets, one per (address, kind of request).
+//! A five-letter code space can be scanned; room creation can be spammed.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The requests that are limited, each with its own bucket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    CreateRoom,
+    Join,
+    /// Reading a room by its code (state, events, record).
+    Lookup,
+    /// A lookup of a code that does not exist: the scanning signature.
+    Miss,
+}
+
+/// A rate: `burst` requests at once, refilled at `per_minute`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    pub per_minute: f64,
+    pub burst: f64,
+}
+
+/// The rates of every kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rates {
+    pub create_room: Rate,
+    pub join: Rate,
+    pub lookup: Rate,
+    pub miss: Rate,
+}
+
+impl Default for Rates {
+    fn default() -> Rates {
+        Rates {
+            create_room: Rate {
+                per_minute: 30.0,
+                burst: 10.0,
+            },
+            join: Rate {
+                per_minute: 60.0,
+                burst: 20.0,
+            },
+            lookup: Rate {
+                per_minute: 600.0,
+                burst: 120.0,
+            },
+            miss: Rate {
+                per_minute: 20.0,
+                burst: 10.0,
+            },
+        }
+    }
+}
+
+impl Rates {
+    /// Practically unlimited (load tests, local use).
+    pub fn unlimited() -> Rates {
+        let open = Rate {
+            per_minute: 1e9,
+            burst: 1e9,
+        };
+        Rates {
+            create_room: open,
+            join: open,
+            lookup: open,
+            miss: open,
+        }
+    }
+
+    fn of(&self, kind: Kind) -> Rate {
+        match kind {
+            Kind::CreateRoom => self.create_room,
+            Kind::Join => self.join,
+            Kind::Lookup => self.lookup,
+            Kind::Miss => self.miss,
+        }
+    }
+}
+
+struct Bucket {
+    tokens: f64,
+    updated: Instant,
+}
+
+/// The buckets of every address.
+pub struct Limiter {
+    rates: Rates,
+    buckets: Mutex<HashMap<(IpAddr, Kind), Bucket>>,
+}
+
+/// Buckets are forgotten after this long untouched (they are full by then).
+const FORGET_AFTER: Duration = Duration::from_secs(600);
+
+impl Limiter {
+    pub fn new(rates: Rates) -> Limiter {
+        Limiter {
+            rates,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one token for `kind` from `address`'s bucket; `false` when empty.
+    pub fn allow(&self, address: IpAddr, kind: Kind) -> bool {
+        self.take(address, kind, true)
+    }
+
+    /// Whether a request would be allowed, without taking a token.
+    pub fn would_allow(&self, address: IpAddr, kind: Kind) -> bool {
+        self.take(address, kind, false)
+    }
+
+    fn take(&self, address: IpAddr, kind: Kind, consume: bool) -> bool {
+        let rate = self.rates.of(kind);
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > 100_000 {
+            buckets.retain(|_, b| now.duration_since(b.updated) < FORGET_AFTER);
+        }
+        let bucket = buckets.entry((address, kind)).or_insert(Bucket {
+            tokens: rate.burst,
+            updated: now,
+        });
+        let refill = now.duration_since(bucket.updated).as_secs_f64() * rate.per_minute / 60.0;
+        bucket.tokens = (bucket.tokens + refill).min(rate.burst);
+        bucket.updated = now;
+        if bucket.tokens >= 1.0 {
+            if consume {
+                bucket.tokens -= 1.0;
+            }
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_then_refusal_per_address_and_kind() {
+        let rates = Rates {
+            create_room: Rate {
+                per_minute: 1.0,
+                burst: 3.0,
+            },
+            ..Rates::default()
+        };
+        let limiter = Limiter::new(rates);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        for _ in 0..3 {
+            assert!(limiter.allow(a, Kind::CreateRoom));
+        }
+        assert!(!limiter.allow(a, Kind::CreateRoom));
+        assert!(
+            limiter.allow(b, Kind::CreateRoom),
+            "other addresses are not affected"
+        );
+        assert!(limiter.allow(a, Kind::Join), "other kinds are not affected");
+        assert!(!limiter.would_allow(a, Kind::CreateRoom));
+    }
+}

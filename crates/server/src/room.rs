@@ -1,0 +1,249 @@
+//! A room in memory: the game rebuilt from its stored moves, the seats, and the
+//! channel that fans its events out to subscribers.
+
+use crate::storage::StoredRoom;
+use plateau_core::{AnyGame, Side};
+use plateau_games::{GameSpec, Level};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+/// Lists of legal moves longer than this are left out of the state (Escampe's
+/// 11 088 placements): clients then submit moves and read the verdict.
+pub const MAX_LISTED_MOVES: usize = 1000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting for the second player.
+    Waiting,
+    Playing,
+    Finished,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Status> {
+        match text {
+            "waiting" => Some(Status::Waiting),
+            "playing" => Some(Status::Playing),
+            "finished" => Some(Status::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// A message for the room's subscribers: a versioned state change (replayed on
+/// reconnection) or a presence update (who is connected, the AI thinking).
+#[derive(Clone, Debug)]
+pub struct Event {
+    pub version: Option<u64>,
+    pub kind: &'static str,
+    pub data: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    pub winner: Option<Side>,
+    pub reason: String,
+}
+
+/// What a room is, as stored: every change is made on a copy, committed, then
+/// swapped in, so a failed commit leaves the room as it was.
+#[derive(Clone)]
+pub struct RoomData {
+    pub code: String,
+    pub spec: GameSpec,
+    pub game: Box<dyn AnyGame>,
+    pub version: u64,
+    pub status: Status,
+    pub result: Option<GameResult>,
+    /// Token hashes, White first; `None` for a free seat or the AI's.
+    pub seats: [Option<[u8; 32]>; 2],
+    pub ai: Option<(Side, Level)>,
+    pub rematch: Option<String>,
+}
+
+/// A room in memory: its data and its live parts.
+pub struct Room {
+    pub data: RoomData,
+    pub ai_thinking: bool,
+    /// Open event streams per seat (tokens sent with the stream).
+    pub connected: [usize; 2],
+    pub events: broadcast::Sender<Arc<Event>>,
+}
+
+/// Broadcast buffer per room: a subscriber further behind reconnects and is
+/// served from storage.
+const EVENT_BUFFER: usize = 256;
+
+pub fn side_name(side: Side) -> &'static str {
+    side.name()
+}
+
+pub fn parse_side(text: &str) -> Option<Side> {
+    match text {
+        "white" => Some(Side::White),
+        "black" => Some(Side::Black),
+        _ => None,
+    }
+}
+
+impl RoomData {
+    /// A new room (not yet stored).
+    pub fn new(code: String, spec: GameSpec, ai: Option<(Side, Level)>) -> RoomData {
+        RoomData {
+            code,
+            game: spec.new_game(),
+            spec,
+            version: 1,
+            status: if ai.is_some() {
+                Status::Playing
+            } else {
+                Status::Waiting
+            },
+            result: None,
+            seats: [None, None],
+            ai,
+            rematch: None,
+        }
+    }
+
+    /// Rebuilds a stored room by replaying its moves with the game's rules.
+    pub fn restore(stored: StoredRoom) -> Result<RoomData, String> {
+        let variant = (!stored.variant.is_empty()).then_some(stored.variant.as_str());
+        let spec = GameSpec::lookup(&stored.game, variant).map_err(|e| e.0)?;
+        let ai = match &stored.ai {
+            Some((seat, level)) => Some((
+                parse_side(seat).ok_or_else(|| format!("bad AI seat {seat:?}"))?,
+                Level::parse(level).ok_or_else(|| format!("bad AI level {level:?}"))?,
+            )),
+            None => None,
+        };
+        let mut room = RoomData::new(stored.code.clone(), spec, ai);
+        for (ply, mv) in stored.moves.iter().enumerate() {
+            room.game
+                .play(mv)
+                .map_err(|e| format!("stored move {} of room {}: {e}", ply + 1, stored.code))?;
+        }
+        room.version = stored.version;
+        room.status = Status::parse(&stored.status)
+            .ok_or_else(|| format!("bad status {:?}", stored.status))?;
+        room.result = (room.status == Status::Finished).then(|| GameResult {
+            winner: stored.winner.as_deref().and_then(parse_side),
+            reason: stored.reason.clone().unwrap_or_default(),
+        });
+        for (seat, hash) in &stored.seats {
+            let side = parse_side(seat).ok_or_else(|| format!("bad seat {seat:?}"))?;
+            room.seats[side.index()] = Some(*hash);
+        }
+        room.rematch = stored.rematch.clone();
+        Ok(room)
+    }
+
+    /// Which seat a token holds, if any.
+    pub fn seat_of(&self, token: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|side| {
+            self.seats[side.index()].is_some_and(|hash| crate::tokens::matches(token, &hash))
+        })
+    }
+
+    pub fn is_ai(&self, side: Side) -> bool {
+        self.ai.is_some_and(|(seat, _)| seat == side)
+    }
+
+    /// Whether the AI should be thinking now.
+    pub fn ai_to_move(&self) -> bool {
+        self.status == Status::Playing
+            && self.game.outcome().is_none()
+            && self.is_ai(self.game.side_to_move())
+    }
+
+    /// The state every client sees (no token in it), with the live parts.
+    pub fn state(&self, connected: [usize; 2], ai_thinking: bool) -> Value {
+        let legal = if self.status == Status::Playing {
+            self.game.legal_moves()
+        } else {
+            Vec::new()
+        };
+        let listed = (legal.len() <= MAX_LISTED_MOVES).then_some(&legal);
+        let seat = |side: Side| {
+            json!({
+                "taken": self.seats[side.index()].is_some() || self.is_ai(side),
+                "connected": connected[side.index()] > 0 || self.is_ai(side),
+                "ai": self.is_ai(side),
+            })
+        };
+        json!({
+            "code": self.code,
+            "game": self.spec.info.name,
+            "variant": (!self.spec.variant.is_empty()).then_some(self.spec.variant),
+            "title": self.spec.info.title,
+            "version": self.version,
+            "start": self.game.start_text(),
+            "position": self.game.to_text(),
+            "moves": self.game.history(),
+            "side_to_move": side_name(self.game.side_to_move()),
+            "legal_moves": listed,
+            "legal_move_count": legal.len(),
+            "seats": { "white": seat(Side::White), "black": seat(Side::Black) },
+            "status": self.status.name(),
+            "result": self.result.as_ref().map(|r| json!({
+                "winner": r.winner.map(side_name),
+                "reason": r.reason,
+            })),
+            "ai": self.ai.map(|(side, level)| json!({
+                "seat": side_name(side),
+                "level": level.name(),
+                "thinking": ai_thinking,
+            })),
+            "rematch": self.rematch,
+        })
+    }
+}
+
+impl Room {
+    pub fn new(data: RoomData) -> Room {
+        Room {
+            data,
+            ai_thinking: false,
+            connected: [0, 0],
+            events: broadcast::channel(EVENT_BUFFER).0,
+        }
+    }
+
+    /// The current state with the live parts.
+    pub fn state(&self) -> Value {
+        self.data.state(self.connected, self.ai_thinking)
+    }
+
+    /// What `data` would look like to clients in this room.
+    pub fn state_of(&self, data: &RoomData) -> Value {
+        data.state(self.connected, self.ai_thinking)
+    }
+
+    /// Sends a versioned state event to the subscribers.
+    pub fn publish(&self, data: String) {
+        let _ = self.events.send(Arc::new(Event {
+            version: Some(self.data.version),
+            kind: "state",
+            data,
+        }));
+    }
+
+    /// Sends an unversioned presence event (connections, AI thinking).
+    pub fn publish_presence(&self) {
+        let _ = self.events.send(Arc::new(Event {
+            version: None,
+            kind: "presence",
+            data: self.state().to_string(),
+        }));
+    }
+}

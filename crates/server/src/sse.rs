@@ -1,0 +1,126 @@
+//! `GET /api/rooms/{code}/events`: Server-Sent Events, one per state change.
+//!
+//! Each versioned event carries the room's whole state with its version as the
+//! event id; a client reconnecting with `Last-Event-ID` first gets, from
+//! storage, exactly the events it missed. Presence updates (who is connected,
+//! the AI thinking) come as unversioned `presence` events. A stream opened with
+//! a seat's token (`Authorization: Bearer`) marks that seat connected.
+
+use crate::app::AppState;
+use crate::error::ApiError;
+use crate::limits::Kind;
+use crate::room::{Event, Room};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use futures_util::stream::{self, Stream, StreamExt};
+use plateau_core::Side;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::Mutex as AsyncMutex;
+use tokio_stream::wrappers::BroadcastStream;
+
+/// Marks a seat connected while its stream lives.
+struct Presence {
+    room: Arc<AsyncMutex<Room>>,
+    seat: Side,
+}
+
+impl Drop for Presence {
+    fn drop(&mut self) {
+        let room = Arc::clone(&self.room);
+        let seat = self.seat;
+        // Drop cannot await: the bookkeeping runs as a task.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let mut room = room.lock().await;
+                room.connected[seat.index()] = room.connected[seat.index()].saturating_sub(1);
+                room.publish_presence();
+            });
+        }
+    }
+}
+
+fn to_sse(event: &Event) -> SseEvent {
+    let sse = SseEvent::default().event(event.kind).data(&event.data);
+    match event.version {
+        Some(version) => sse.id(version.to_string()),
+        None => sse,
+    }
+}
+
+pub async fn events(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    state.limit(peer.ip(), Kind::Lookup)?;
+    let shared = state.room(&code, peer.ip()).await?;
+    let last_seen: Option<u64> = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok());
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string());
+
+    // Subscribe and read the version under the lock: every later event is newer.
+    let (receiver, version, current, code, presence) = {
+        let mut room = shared.lock().await;
+        let receiver = room.events.subscribe();
+        let seat = token.as_deref().and_then(|t| room.data.seat_of(t));
+        let presence = seat.map(|seat| {
+            room.connected[seat.index()] += 1;
+            room.publish_presence();
+            Presence {
+                room: Arc::clone(&shared),
+                seat,
+            }
+        });
+        let current = Event {
+            version: Some(room.data.version),
+            kind: "state",
+            data: room.state().to_string(),
+        };
+        (
+            receiver,
+            room.data.version,
+            current,
+            room.data.code.clone(),
+            presence,
+        )
+    };
+    let backlog: Vec<Event> = match last_seen {
+        // Exactly what was missed, from storage.
+        Some(seen) if seen < version => state
+            .blocking(move |s| s.events_after(&code, seen))
+            .await?
+            .into_iter()
+            .filter(|(v, _)| *v <= version)
+            .map(|(v, data)| Event {
+                version: Some(v),
+                kind: "state",
+                data,
+            })
+            .collect(),
+        Some(_) => Vec::new(),
+        None => vec![current],
+    };
+    let live = BroadcastStream::new(receiver)
+        // A subscriber that fell too far behind is closed; it reconnects with
+        // Last-Event-ID and is served from storage.
+        .take_while(|item| std::future::ready(item.is_ok()))
+        .filter_map(|item| std::future::ready(item.ok()));
+    let stream = stream::iter(backlog.into_iter().map(Arc::new))
+        .chain(live)
+        .map(move |event| {
+            // The stream owns the presence guard: dropped when the client leaves.
+            let _alive = &presence;
+            Ok(to_sse(&event))
+        });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(state.config.keep_alive)))
+}

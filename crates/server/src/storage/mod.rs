@@ -1,0 +1,100 @@
+//! Where rooms live between requests and across restarts.
+//!
+//! One interface, so that SQLite (the default: one file) and, later,
+//! PostgreSQL (several server instances) are interchangeable. The SQL stays
+//! portable; every state change is one transaction that also checks the room's
+//! version, so two requests racing on the same version cannot both win.
+
+mod sqlite;
+
+pub use sqlite::SqliteStorage;
+
+/// A storage failure (the disk, the database): the server answers 500.
+#[derive(Debug, thiserror::Error)]
+#[error("storage: {0}")]
+pub struct StorageError(pub String);
+
+impl From<rusqlite::Error> for StorageError {
+    fn from(err: rusqlite::Error) -> StorageError {
+        StorageError(err.to_string())
+    }
+}
+
+/// A room as first written.
+#[derive(Clone, Debug)]
+pub struct NewRoom {
+    pub code: String,
+    pub game: String,
+    pub variant: String,
+    pub status: String,
+    /// The AI's seat and level, for rooms against the engine.
+    pub ai: Option<(String, String)>,
+    /// Seats taken at creation: seat name and token hash.
+    pub seats: Vec<(String, [u8; 32])>,
+    pub now: i64,
+}
+
+/// A room as read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredRoom {
+    pub code: String,
+    pub game: String,
+    pub variant: String,
+    pub version: u64,
+    pub status: String,
+    pub winner: Option<String>,
+    pub reason: Option<String>,
+    pub ai: Option<(String, String)>,
+    pub rematch: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub seats: Vec<(String, [u8; 32])>,
+    pub moves: Vec<String>,
+}
+
+/// One part of a state change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A seat is taken by the holder of this token.
+    Seat { seat: String, token_hash: [u8; 32] },
+    /// A move, the `ply`-th of the game (1-based).
+    Move { ply: u32, text: String },
+    /// The room's status and result.
+    Status {
+        status: String,
+        winner: Option<String>,
+        reason: Option<String>,
+    },
+    /// The code of the rematch room.
+    Rematch { code: String },
+}
+
+/// The storage interface. Calls block (run them off the async runtime).
+pub trait Storage: Send + Sync + 'static {
+    /// Writes a new room with version 1 and its first event. `Ok(false)` if the
+    /// code is already taken.
+    fn create_room(&self, room: &NewRoom, event: &str) -> Result<bool, StorageError>;
+
+    fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StorageError>;
+
+    /// Applies `changes` and the event of the new version `expected + 1`, only if
+    /// the room is still at version `expected`. `Ok(false)`: it was not (someone
+    /// else changed the room first), and nothing was written.
+    fn commit(
+        &self,
+        code: &str,
+        expected: u64,
+        changes: &[Change],
+        event: &str,
+        now: i64,
+    ) -> Result<bool, StorageError>;
+
+    /// The events after `version`, oldest first.
+    fn events_after(&self, code: &str, version: u64) -> Result<Vec<(u64, String)>, StorageError>;
+
+    /// Deletes rooms untouched since `before`; returns their codes.
+    fn sweep(&self, before: i64) -> Result<Vec<String>, StorageError>;
+
+    /// Rooms still being played (to resume AI seats after a restart).
+    fn playing_rooms(&self) -> Result<Vec<String>, StorageError>;
+}

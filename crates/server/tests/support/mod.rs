@@ -1,0 +1,222 @@
+//! A real server on an ephemeral loopback port, an HTTP client, and an SSE reader.
+
+#![allow(dead_code)]
+
+use futures_util::StreamExt;
+use plateau_server::storage::SqliteStorage;
+use plateau_server::{AppState, ServerConfig};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub struct TestServer {
+    pub base: String,
+    pub state: Arc<AppState>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl TestServer {
+    pub async fn start(db: &Path, config: ServerConfig) -> TestServer {
+        let storage = SqliteStorage::open(db).expect("database opens");
+        let state = AppState::new(Arc::new(storage), config);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let task = tokio::spawn(plateau_server::serve(listener, Arc::clone(&state)));
+        TestServer { base, state, task }
+    }
+
+    /// Stops serving (open connections are cut) and lets go of the database.
+    pub async fn stop(self) {
+        self.state.close();
+        self.task.abort();
+        let _ = self.task.await;
+        drop(self.state);
+        // Let aborted connection tasks release their handles on the state.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
+
+/// A fresh database path in a fresh directory.
+pub fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "plateau-server-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("plateau.db")
+}
+
+pub fn test_config() -> ServerConfig {
+    ServerConfig {
+        rates: plateau_server::Rates::unlimited(),
+        keep_alive: Duration::from_millis(500),
+        ..ServerConfig::default()
+    }
+}
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+pub async fn post(url: &str, body: Value) -> (u16, Value) {
+    let response = client().post(url).json(&body).send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+pub async fn get(url: &str) -> (u16, Value) {
+    let response = client().get(url).send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Creates a room; returns (code, seat, token).
+pub async fn create(server: &TestServer, body: Value) -> (String, String, String) {
+    let (status, value) = post(&server.url("/api/rooms"), body).await;
+    assert_eq!(status, 201, "{value}");
+    (
+        value["code"].as_str().unwrap().to_string(),
+        value["seat"].as_str().unwrap().to_string(),
+        value["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// A friend room for escampe with both seats taken: (code, white token, black token).
+pub async fn friend_room(server: &TestServer) -> (String, String, String) {
+    let (code, seat, token) = create(
+        server,
+        json!({"game": "escampe", "seat": "white", "opponent": "friend"}),
+    )
+    .await;
+    assert_eq!(seat, "white");
+    let (status, joined) = post(&server.url(&format!("/api/rooms/{code}/join")), json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["seat"], "black");
+    (code, token, joined["token"].as_str().unwrap().to_string())
+}
+
+pub async fn state(server: &TestServer, code: &str) -> Value {
+    let (status, value) = get(&server.url(&format!("/api/rooms/{code}"))).await;
+    assert_eq!(status, 200, "{value}");
+    value
+}
+
+pub async fn play(
+    server: &TestServer,
+    code: &str,
+    token: &str,
+    version: u64,
+    mv: &str,
+) -> (u16, Value) {
+    post(
+        &server.url(&format!("/api/rooms/{code}/moves")),
+        json!({"token": token, "version": version, "move": mv}),
+    )
+    .await
+}
+
+/// One server-sent event.
+#[derive(Clone, Debug)]
+pub struct Sse {
+    pub id: Option<u64>,
+    pub event: String,
+    pub data: Value,
+}
+
+/// Reads events from a streaming response.
+pub struct SseReader {
+    stream:
+        std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<bytes::Bytes>> + Send>>,
+    buffer: String,
+}
+
+impl SseReader {
+    pub async fn open(url: &str, token: Option<&str>, last_event_id: Option<u64>) -> SseReader {
+        let mut request = client().get(url).timeout(Duration::from_secs(3600));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(id) = last_event_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/event-stream")
+        );
+        SseReader {
+            stream: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event (keep-alive comments skipped), or `None` after `wait`.
+    pub async fn next_within(&mut self, wait: Duration) -> Option<Sse> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut id = None;
+                let mut event = String::from("message");
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        id = v.trim().parse().ok();
+                    } else if let Some(v) = line.strip_prefix("event:") {
+                        event = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data += v.strip_prefix(' ').unwrap_or(v);
+                    }
+                }
+                if data.is_empty() {
+                    continue; // a comment (keep-alive)
+                }
+                return Some(Sse {
+                    id,
+                    event,
+                    data: serde_json::from_str(&data).unwrap_or(Value::String(data)),
+                });
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.stream.next())
+                .await
+                .ok()??;
+            self.buffer += &String::from_utf8_lossy(&chunk.ok()?);
+        }
+    }
+
+    /// The next versioned state event (presence events skipped).
+    pub async fn next_state(&mut self) -> Sse {
+        loop {
+            let event = self
+                .next_within(Duration::from_secs(20))
+                .await
+                .expect("a state event arrives");
+            if event.event == "state" {
+                return event;
+            }
+        }
+    }
+}
