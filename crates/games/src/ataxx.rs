@@ -1,0 +1,197 @@
+//! The Ataxx family in the registry: the virus game (clone-only, one variant per
+//! board size) and full Ataxx.
+
+use crate::{GameInfo, GameSpec, VariantInfo, engine, erase};
+use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
+use plateau_core::{AnyGame, Game, PositionError};
+
+/// The board side a virus variant names (`"5x5"` -> 5).
+fn virus_size(spec: &GameSpec) -> usize {
+    spec.variant
+        .split('x')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(plateau_ataxx::DEFAULT_SIZE)
+}
+
+/// Boards up to 8x8 run on 64-bit boards; 9x9 needs the wide type.
+fn is_wide(spec: &GameSpec) -> bool {
+    virus_size(spec) > 8
+}
+
+fn virus_start(spec: &GameSpec) -> Box<dyn AnyGame> {
+    let n = virus_size(spec);
+    let game = if is_wide(spec) {
+        VirusWide::new(n).map(|g| erase(spec, g))
+    } else {
+        Virus::new(n).map(|g| erase(spec, g))
+    };
+    // Variant names come from the list below, so every size exists.
+    game.unwrap_or_else(|_| erase(spec, Virus::standard()))
+}
+
+/// Reads a virus position and checks that its size is the variant's.
+fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
+    let wide = VirusWide::from_text(text)?;
+    let (size, wanted) = (wide.size(), virus_size(spec));
+    if size != wanted {
+        return Err(PositionError::new(format!(
+            "the position is on a {size}x{size} board but the variant is {wanted}x{wanted}; \
+             choose the variant {size}x{size} (virus/{size}x{size})"
+        )));
+    }
+    if is_wide(spec) {
+        Ok(erase(spec, wide))
+    } else {
+        Ok(erase(spec, Virus::from_text(text)?))
+    }
+}
+
+pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
+    name: "virus",
+    title: "The virus game",
+    description: "Ataxx with clone moves only: drop next to your stones, turn the neighbours",
+    variants: &[
+        VariantInfo {
+            name: "7x7",
+            description: "the usual 7x7 board",
+        },
+        VariantInfo {
+            name: "4x4",
+            description: "4x4 board (the course's figure)",
+        },
+        VariantInfo {
+            name: "5x5",
+            description: "5x5 board",
+        },
+        VariantInfo {
+            name: "6x6",
+            description: "6x6 board",
+        },
+        VariantInfo {
+            name: "8x8",
+            description: "8x8 board",
+        },
+        VariantInfo {
+            name: "9x9",
+            description: "9x9 board (128-bit boards)",
+        },
+    ],
+    position_example: "x5o/7/7/7/7/7/o5x x",
+    opening_plies: 4,
+    bench_positions: &[
+        "x4xx/x4xx/3xxxo/2oo1xx/1ooo1x1/1oo2xx/o5x x",
+        "x4oo/1x3oo/2x1xoo/3x1oo/4xxo/1o2xxo/o3ooo x",
+        "xx4o/7/7/oox4/ooxxx2/ooox1x1/o1o1x1x x",
+        "x5o/5oo/4xoo/3xxoo/4xxx/5x1/o4xx x",
+        "x5o/x4o1/4ooo/2ooooo/2ooxxx/3xxx1/o3xxx x",
+        "x1x3o/1x5/1x5/5oo/3oooo/oooooxx/o2ooxx o",
+        "xx4o/2x4/1o1x3/ooxx3/1oo4/oo5/o5x x",
+        "xxx1xxo/3xxoo/4oxx/3oox1/3oox1/1ooo3/o5x x",
+        "x3xxo/4xxo/4xxo/4xxx/5x1/1oooo1x/o2o2x x",
+        "x5o/x6/7/4x2/3xxx1/1o1oooo/o1ooooo x",
+    ],
+    bench_depth: 11,
+    new_game: virus_start,
+    from_text: virus_from_text,
+    from_file: |spec, text| virus_from_text(spec, text.trim()),
+    engine: |spec, profile, seed| {
+        if is_wide(spec) {
+            engine::build::<VirusWide, AtaxxEval, AtaxxEval>(
+                profile,
+                seed,
+                AtaxxEval::standard_virus,
+                AtaxxEval::seed,
+            )
+        } else {
+            engine::build::<Virus, AtaxxEval, AtaxxEval>(
+                profile,
+                seed,
+                AtaxxEval::standard_virus,
+                AtaxxEval::seed,
+            )
+        }
+    },
+};
+
+pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
+    name: "ataxx",
+    title: "Ataxx",
+    description: "7x7, clone next to your stones or jump two cells; turn the neighbours",
+    variants: &[],
+    position_example: "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+    opening_plies: 4,
+    bench_positions: &[
+        "x6/1o1x3/ooxxo2/1oxxo2/4x2/5o1/o6 x 3 14",
+        "x3o1o/5o1/4ox1/3oox1/7/1x2x2/x6 x 1 8",
+        "o5o/oo5/2oxx2/2oxx2/2xxoo1/2ooo2/3o3 x 0 12",
+        "o5o/oox2o1/1ox1o2/4x2/3xx2/5x1/6x x 3 13",
+        "7/7/1x3xx/xxx2x1/xoo4/ooo4/oxx3x o 0 12",
+        "x6/7/2xx3/1xxo3/1xooo2/1xxo3/1oox2x x 0 14",
+        "6o/6o/x1ooxo1/3ox2/x6/7/6x x 2 8",
+        "x6/x6/2x4/2xoo2/2oooox/o6/o6 x 0 8",
+        "1xxx3/1xxx3/1xoo1o1/7/7/7/o4x1 o 0 8",
+        "5oo/5xx/3x2x/3o3/2xxx2/1o1xx2/oo5 o 3 14",
+    ],
+    bench_depth: 6,
+    new_game: |spec| erase(spec, Ataxx::new()),
+    from_text: |spec, text| Ok(erase(spec, Ataxx::from_text(text)?)),
+    from_file: |spec, text| Ok(erase(spec, Ataxx::from_file(text)?)),
+    engine: |_, profile, seed| {
+        engine::build::<Ataxx, AtaxxEval, AtaxxEval>(
+            profile,
+            seed,
+            AtaxxEval::standard,
+            AtaxxEval::seed,
+        )
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::{GameSpec, Limits, Profile};
+
+    #[test]
+    fn every_virus_variant_starts_on_its_size_and_plays() {
+        for (variant, start) in [
+            ("4x4", "x2o/4/4/o2x x"),
+            ("7x7", "x5o/7/7/7/7/7/o5x x"),
+            ("8x8", "x6o/8/8/8/8/8/8/o6x x"),
+            ("9x9", "x7o/9/9/9/9/9/9/9/o7x x"),
+        ] {
+            let spec = GameSpec::lookup("virus", Some(variant)).unwrap();
+            let game = spec.new_game();
+            assert_eq!(game.to_text(), start);
+            assert_eq!(game.name(), format!("virus/{variant}"));
+            let mut engine = spec.engine(Profile::parse("expert").unwrap(), 1);
+            let thought = engine.think(game.as_ref(), &Limits::depth(2), &mut |_| {});
+            assert!(game.legal_moves().contains(&thought.unwrap().best));
+        }
+        assert_eq!(GameSpec::lookup("virus", None).unwrap().variant, "7x7");
+    }
+
+    #[test]
+    fn a_virus_position_of_another_size_names_the_variant_to_choose() {
+        let spec = GameSpec::lookup("virus", None).unwrap();
+        let err = spec.from_text("x2o/4/4/o2x x").err().unwrap().to_string();
+        assert!(err.contains("virus/4x4"), "{err}");
+        let nine = GameSpec::lookup("virus/9x9", None).unwrap();
+        assert!(nine.from_text("x7o/9/9/9/9/9/9/9/o7x o").is_ok());
+        let ataxx = GameSpec::lookup("ataxx", None).unwrap();
+        let err = ataxx.from_text("x2o/4/4/o2x x").err().unwrap().to_string();
+        assert!(err.contains("7x7"), "{err}");
+        assert!(ataxx.from_text("x5o/7/7/7/7/7/o5x x 0 1").is_ok());
+    }
+
+    #[test]
+    fn the_bench_positions_are_live_games() {
+        for name in ["virus", "ataxx"] {
+            let spec = GameSpec::lookup(name, None).unwrap();
+            assert_eq!(spec.info.bench_positions.len(), 10);
+            for text in spec.info.bench_positions {
+                let game = spec.from_text(text).unwrap();
+                assert!(game.outcome().is_none(), "{text}");
+            }
+        }
+    }
+}
