@@ -12,6 +12,24 @@
 //! `28x19` (the full path when two moves share start and end; the Hub form
 //! `28x19x23` is read too), whole games with [`pdn`].
 //!
+//! Choices worth knowing:
+//!
+//! - Draw rules, applied by the game itself: 25 king moves each without
+//!   capture or man move; threefold repetition (same position, same side to
+//!   move, counted since the last capture or man move); three pieces (at least
+//!   one king) against a lone king, 16 moves each; one or two pieces (at least
+//!   one king) against a lone king, 5 moves each. When a capture turns the
+//!   first ending into the second, both limits run and the first to end
+//!   draws. Two kings against two kings has no special limit.
+//! - A side that cannot move loses even if its opponent's last move also
+//!   completed a draw count.
+//! - The save file ([`Game::to_file`](plateau_core::Game::to_file)) is a PDN
+//!   game: the position from which the draw rules' memory starts, and the moves
+//!   since, so that reading it back restores the counters and the repetition
+//!   history.
+//! - Published perft numbers ignore the draw rules; so does a position made with
+//!   [`Draughts::with_draw_rules`]`(false)`.
+//!
 //! ```
 //! use plateau_core::{Game, MoveList};
 //! use plateau_draughts::Draughts;
@@ -37,7 +55,7 @@ pub mod pdn;
 mod position;
 #[doc(hidden)]
 pub mod reference;
-pub mod square;
+mod square;
 mod text;
 mod zobrist;
 

@@ -4,27 +4,23 @@
 use crate::Draughts;
 use crate::moves::Move;
 use crate::square::{
-    BOARD, DIRECTIONS, RAYS, bits, farthest, free_run, nearest, perpendicular, reverse, shift,
+    BOARD, DIRECTIONS, bits, farthest, free_run, nearest, perpendicular, ray, reverse, shift,
     to_dense,
 };
 use plateau_core::MoveList;
 
-/// The men of `men` that can jump an enemy piece right now.
-#[inline(always)]
-fn man_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
-    let mut found = 0;
-    for d in 0..4 {
-        let back = reverse(d);
-        found |= men & shift(back, enemy & shift(back, empty));
-    }
-    found
-}
-
-/// The men of `men` that can jump an enemy piece in `direction`.
+/// The men of `men` that can jump an enemy piece in `direction`: an enemy
+/// piece next to them that way, and an empty square right behind it.
 #[inline(always)]
 fn jumpers(direction: usize, men: u64, enemy: u64, empty: u64) -> u64 {
     let back = reverse(direction);
     men & shift(back, enemy & shift(back, empty))
+}
+
+/// The men of `men` that can jump an enemy piece in some direction.
+#[inline(always)]
+fn man_capturers(men: u64, enemy: u64, empty: u64) -> u64 {
+    (0..4).fold(0, |found, d| found | jumpers(d, men, enemy, empty))
 }
 
 /// When every capture of the men is a single jump (the common case), the men
@@ -68,7 +64,7 @@ fn sparse_count(mut mask: u64) -> u32 {
 #[inline(always)]
 fn king_can_capture(bit: u32, enemy: u64, occupied: u64) -> bool {
     (0..4).any(|d| {
-        let ray = RAYS[d][bit as usize];
+        let ray = ray(d, bit);
         let blockers = ray & occupied;
         if blockers == 0 {
             return false;
@@ -135,7 +131,7 @@ impl Captures<'_> {
     #[inline(always)]
     fn king_jump(&self, at: u32, direction: usize, captured: u64) -> Option<(u64, u64)> {
         let occupied = !self.empty;
-        let blockers = RAYS[direction][at as usize] & occupied;
+        let blockers = ray(direction, at) & occupied;
         if blockers == 0 {
             return None;
         }

@@ -10,7 +10,8 @@ pub const KING_MOVES_LIMIT: u16 = 50;
 /// king (FMJD 6.4).
 pub const THREE_AGAINST_KING_LIMIT: u16 = 32;
 /// Plies (5 moves each) allowed with one or two pieces, one a king, against a
-/// lone king (FMJD 6.5).
+/// lone king (FMJD 6.5). When a capture leads there from three against a lone
+/// king, the 16-move limit keeps running too: whichever ends first draws.
 pub const SMALL_AGAINST_KING_LIMIT: u16 = 10;
 
 /// Why the rules declare a game drawn.
@@ -81,10 +82,12 @@ pub(crate) struct Record {
 
 /// An international draughts position, ready for play and undo.
 ///
-/// Pieces are bitboards in the ghost layout of [`crate::square`]. Besides the
-/// board, the position carries what the draw rules need: the run of king moves
-/// without capture, the plies spent in a "few pieces against a lone king"
-/// ending, and the positions since the last irreversible move (the undo stack).
+/// Pieces are 64-bit boards with a ghost bit after every ten squares, so that
+/// diagonal steps are shifts. Besides the board, the position carries what the
+/// draw rules need: the run of king moves without capture, the plies spent in a
+/// "few pieces against a lone king" ending, and the positions played since it
+/// was set up (the undo stack, which the repetition rule reads). Equality
+/// compares that history too, since the draw rules depend on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Draughts {
     pub(crate) s: State,
@@ -238,7 +241,7 @@ impl Draughts {
 
     /// The state after a move, counters included: `before` is the state the
     /// move left (already the last history record), `king` says a king moved,
-    /// `captured` that the move took something.
+    /// `captured` is what it took (dense mask).
     #[inline(always)]
     fn next_state(
         &self,
@@ -247,9 +250,9 @@ impl Draughts {
         kings: u64,
         hash: u64,
         king: bool,
-        captured: bool,
+        captured: u64,
     ) -> State {
-        let reversible = if king && !captured {
+        let reversible = if king && captured == 0 {
             before.reversible.saturating_add(1)
         } else {
             0
@@ -259,10 +262,21 @@ impl Draughts {
         } else {
             0
         };
-        let endgame = if limit != 0 && endgame_limit(before.pieces, before.kings) == limit {
-            before.endgame.saturating_add(1)
-        } else {
+        let endgame = if limit == 0 {
             0
+        } else {
+            let before_limit = endgame_limit(before.pieces, before.kings);
+            let played = before.endgame.saturating_add(1);
+            if before_limit == limit {
+                played
+            } else if before_limit == THREE_AGAINST_KING_LIMIT {
+                // A capture turned "three against a lone king" into a smaller
+                // ending: the 16-move limit still runs, and the 5-move one starts;
+                // whichever ends first draws.
+                played.saturating_sub(THREE_AGAINST_KING_LIMIT - SMALL_AGAINST_KING_LIMIT)
+            } else {
+                0
+            }
         };
         let draw = if !self.draw_rules {
             0
@@ -407,7 +421,17 @@ impl Game for Draughts {
             kings |= to_bit;
             hash ^= zobrist::piece(us * 2, to) ^ zobrist::piece(us * 2 + 1, to);
         }
-        self.s = self.next_state(&before, pieces, kings, hash, king, captured != 0);
+        let next = self.next_state(&before, pieces, kings, hash, king, captured);
+        // Field by field: the move generator reads single words back at once,
+        // which wide stores would not forward to it.
+        self.s.pieces[0] = next.pieces[0];
+        self.s.pieces[1] = next.pieces[1];
+        self.s.kings = next.kings;
+        self.s.hash = next.hash;
+        self.s.reversible = next.reversible;
+        self.s.endgame = next.endgame;
+        self.s.draw = next.draw;
+        self.s.side = next.side;
     }
 
     #[inline]

@@ -223,6 +223,12 @@ pub static RAYS: [[u64; 64]; 4] = {
     rays
 };
 
+/// `RAYS[direction][bit]`, without bounds checks in the hot loops.
+#[inline(always)]
+pub fn ray(direction: usize, bit: u32) -> u64 {
+    RAYS[direction & 3][bit as usize & 63]
+}
+
 /// The square of `mask` nearest to the ray's origin, for a ray in `direction`
 /// (`mask` must not be empty).
 #[inline(always)]
@@ -244,13 +250,13 @@ pub fn farthest(direction: usize, mask: u64) -> u32 {
 /// that one excluded: where a king may move. `occupied` is every piece.
 #[inline(always)]
 pub fn free_run(direction: usize, origin: u32, occupied: u64) -> u64 {
-    let ray = RAYS[direction][origin as usize];
+    let ray = ray(direction, origin);
     let blockers = ray & occupied;
     if blockers == 0 {
         ray
     } else {
         let stop = nearest(direction, blockers);
-        ray & !RAYS[direction][stop as usize] & !(1u64 << stop)
+        ray & !self::ray(direction, stop) & !(1u64 << stop)
     }
 }
 

@@ -310,6 +310,33 @@ fn entering_a_smaller_ending_starts_its_own_count() {
 }
 
 #[test]
+fn a_capture_late_in_the_16_moves_keeps_their_limit() {
+    // 12 moves each of three kings against one, then White offers a king and the
+    // lone king takes it (plies 25 and 26). Of the 16-move limit's 32 plies, 6
+    // remain: fewer than the 5-move ending's 10, so its count starts at 4.
+    let mut game = pos("W:WK46,K47,K48:BK3");
+    shuffle_kings(&mut game, 24);
+    assert_eq!(game.endgame_plies(), (24, 32));
+    let offer = legal(&game)
+        .into_iter()
+        .find(|&mv| {
+            let mut next = game.clone();
+            next.play(mv);
+            legal(&next).iter().any(|m| m.is_capture())
+        })
+        .expect("some king move hangs a king");
+    game.play(offer);
+    let take = legal(&game)[0];
+    assert!(take.is_capture());
+    game.play(take);
+    assert_eq!(game.endgame_plies(), (4, 10));
+    shuffle_kings(&mut game, 5);
+    assert!(game.outcome().is_none());
+    shuffle_kings(&mut game, 1);
+    assert_eq!(game.draw_rule(), Some(DrawRule::SmallAgainstKing));
+}
+
+#[test]
 fn undo_restores_captures_crowning_and_counters() {
     let mut game = pos("B:W41,45:B37");
     let before = game.clone();
