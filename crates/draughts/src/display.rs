@@ -24,7 +24,7 @@ impl fmt::Display for Draughts {
                 write!(f, " {cell}")?;
             }
             let first = row * 5 + 1;
-            writeln!(f, " |  {first:>2}-{:<2}", first + 4)?;
+            writeln!(f, " |  {first:>2}-{}", first + 4)?;
         }
         writeln!(f, "   +---------------------+")?;
         writeln!(f, "   w/W white man/king, b/B black man/king")?;

@@ -229,9 +229,25 @@ impl Draughts {
     }
 
     /// How many past plies the draw rules still remember: replaying them from the
-    /// position that far back rebuilds every counter exactly.
+    /// position that far back rebuilds every counter exactly. That is back to the
+    /// last capture or man move (the king-move count and the repetitions), and,
+    /// in a "few pieces against a lone king" ending, back to the last position
+    /// that was not such an ending (a capture from one ending into a smaller
+    /// one carries the count over).
     pub(crate) fn relevant_plies(&self) -> usize {
-        (self.s.reversible.max(self.s.endgame) as usize).min(self.history.len())
+        let len = self.history.len();
+        let mut back = 0;
+        if endgame_limit(self.s.pieces, self.s.kings) != 0 {
+            back = 1;
+            while back <= len {
+                let state = &self.history[len - back].state;
+                if endgame_limit(state.pieces, state.kings) == 0 {
+                    break;
+                }
+                back += 1;
+            }
+        }
+        back.max(self.s.reversible as usize).min(len)
     }
 
     /// A move that parses and is legal here, or why not.

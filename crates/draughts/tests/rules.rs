@@ -330,6 +330,10 @@ fn a_capture_late_in_the_16_moves_keeps_their_limit() {
     assert!(take.is_capture());
     game.play(take);
     assert_eq!(game.endgame_plies(), (4, 10));
+    // The save file goes back far enough to rebuild that count.
+    let reread = Draughts::from_file(&game.to_file()).unwrap();
+    assert_eq!(reread.endgame_plies(), (4, 10));
+    assert_eq!(reread.to_text(), game.to_text());
     shuffle_kings(&mut game, 5);
     assert!(game.outcome().is_none());
     shuffle_kings(&mut game, 1);
