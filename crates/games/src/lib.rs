@@ -5,6 +5,7 @@
 //! a game means adding one entry to [`GAMES`].
 
 mod ataxx;
+mod draughts;
 mod engine;
 mod escampe;
 
@@ -61,7 +62,12 @@ pub(crate) fn erase<G: Game>(spec: &GameSpec, game: G) -> Box<dyn AnyGame> {
 }
 
 /// Every game plateau plays: the one list (each entry lives in its own module).
-pub static GAMES: &[&GameInfo] = &[&escampe::INFO, &ataxx::VIRUS_INFO, &ataxx::ATAXX_INFO];
+pub static GAMES: &[&GameInfo] = &[
+    &escampe::INFO,
+    &draughts::INFO,
+    &ataxx::VIRUS_INFO,
+    &ataxx::ATAXX_INFO,
+];
 
 /// A game with its variant chosen: what front-ends construct games from.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,402 @@
+//! PDN move notation: `32-28`, `28x19`, the full path `47x38x24x13x36` when two
+//! legal moves share start and end, and on input also the Hub/DXP form (start,
+//! end, then every captured square: `28x19x23`).
+
+use crate::moves::Move;
+use crate::square::{BOARD, DIRECTIONS};
+use crate::{Draughts, Square};
+use plateau_core::{Game, MoveError, MoveList};
+
+/// Longest move text worth reading (a 20-piece capture path is about 60 bytes).
+const MAX_MOVE_LEN: usize = 200;
+
+/// One complete capture sequence of a piece: the squares it lands on, in order
+/// (the last is where it ends), and the pieces it takes (board mask).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequence {
+    pub from: Square,
+    pub path: Vec<Square>,
+    pub captured: u64,
+}
+
+impl Sequence {
+    pub fn to(&self) -> Square {
+        self.path.last().copied().unwrap_or(self.from)
+    }
+
+    pub fn count(&self) -> u32 {
+        self.captured.count_ones()
+    }
+
+    /// `47x38x24x13x36`.
+    pub fn path_text(&self) -> String {
+        let mut text = self.from.to_string();
+        for sq in &self.path {
+            text.push('x');
+            text.push_str(&sq.to_string());
+        }
+        text
+    }
+}
+
+/// Every complete capture sequence of the piece on `from` (of the side to move),
+/// whatever its size: the majority rule is not applied. Each landing square is a
+/// separate sequence. Slow and simple: notation and error messages only.
+pub fn capture_sequences(position: &Draughts, from: Square) -> Vec<Sequence> {
+    let side = position.side_to_move();
+    let mut out = Vec::new();
+    if position.pieces(side) & from.bit() == 0 {
+        return out;
+    }
+    let walk = Walk {
+        enemy: position.pieces(!side),
+        empty: position.empty() | from.bit(),
+        king: position.kings(side) & from.bit() != 0,
+        from,
+    };
+    walk.search(from.bit_index(), 0, &mut Vec::new(), &mut out);
+    out
+}
+
+struct Walk {
+    enemy: u64,
+    empty: u64,
+    king: bool,
+    from: Square,
+}
+
+impl Walk {
+    fn on_board(bit: i32) -> bool {
+        (0..64).contains(&bit) && BOARD >> bit & 1 != 0
+    }
+
+    fn search(&self, at: u32, captured: u64, path: &mut Vec<Square>, out: &mut Vec<Sequence>) {
+        let mut extended = false;
+        for step in DIRECTIONS {
+            let mut victim = at as i32 + step;
+            if self.king {
+                while Walk::on_board(victim) && self.empty >> victim & 1 != 0 {
+                    victim += step;
+                }
+            }
+            if !Walk::on_board(victim) {
+                continue;
+            }
+            let victim_bit = 1u64 << victim;
+            if self.enemy & victim_bit == 0 || captured & victim_bit != 0 {
+                continue;
+            }
+            let mut landing = victim + step;
+            while Walk::on_board(landing) && self.empty >> landing & 1 != 0 {
+                extended = true;
+                path.push(Square::from_bit_index(landing as u32));
+                self.search(landing as u32, captured | victim_bit, path, out);
+                path.pop();
+                if !self.king {
+                    break;
+                }
+                landing += step;
+            }
+        }
+        if !extended && !path.is_empty() {
+            out.push(Sequence {
+                from: self.from,
+                path: path.clone(),
+                captured,
+            });
+        }
+    }
+}
+
+/// The moves of `position` in a vector.
+fn legal(position: &Draughts) -> Vec<Move> {
+    let mut list = MoveList::new();
+    position.legal_moves(&mut list);
+    list.to_vec()
+}
+
+/// The full path of a legal capture (one of them, if several paths take the same
+/// set to the same end).
+pub fn full_path(position: &Draughts, mv: Move) -> String {
+    capture_sequences(position, mv.from())
+        .into_iter()
+        .find(|s| s.to() == mv.to() && s.captured == mv.captured_mask())
+        .map_or_else(|| mv.to_string(), |s| s.path_text())
+}
+
+/// The move as PDN writes it here: start and end, or the full path when another
+/// legal move has the same start and end.
+pub(crate) fn format(position: &Draughts, mv: Move) -> String {
+    if !mv.is_capture() {
+        return mv.to_string();
+    }
+    let twins = legal(position)
+        .iter()
+        .filter(|m| m.from() == mv.from() && m.to() == mv.to())
+        .count();
+    if twins > 1 {
+        full_path(position, mv)
+    } else {
+        mv.to_string()
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() > 40 {
+        let head: String = text.chars().take(40).collect();
+        format!("{head}...")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Up to three moves in notation, for "for example" messages.
+fn examples(position: &Draughts, moves: &[Move]) -> String {
+    let mut shown: Vec<String> = moves.iter().take(3).map(|&m| format(position, m)).collect();
+    if moves.len() > 3 {
+        shown.push(format!("... {} in all", moves.len()));
+    }
+    shown.join(", ")
+}
+
+pub(crate) fn parse(position: &Draughts, input: &str) -> Result<Move, MoveError> {
+    let text = input.trim();
+    let fail = |reason: String| Err(MoveError::new(shorten(text), reason));
+    if text.is_empty() {
+        return fail("empty move".into());
+    }
+    if text.len() > MAX_MOVE_LEN {
+        return fail(format!("too long to be a move ({} bytes)", text.len()));
+    }
+    if let Some(outcome) = position.outcome() {
+        return fail(format!("the game is over: {outcome}"));
+    }
+    let capture = text.contains('x');
+    let quiet = text.contains('-');
+    if capture && quiet {
+        return fail("a move uses either - (no capture) or x (capture), not both".into());
+    }
+    if !capture && !quiet {
+        return fail("expected a move like 32-28, or a capture like 28x19".into());
+    }
+    let separator = if capture { 'x' } else { '-' };
+    let mut path = Vec::new();
+    for part in text.split(separator) {
+        match Square::parse(part.trim()) {
+            Ok(square) => path.push(square),
+            Err(reason) => return fail(reason),
+        }
+    }
+    let result = if capture {
+        parse_capture(position, &path)
+    } else {
+        parse_quiet(position, &path)
+    };
+    result.or_else(fail)
+}
+
+/// Checks that `from` holds a piece of the side to move.
+fn check_owner(position: &Draughts, from: Square) -> Result<bool, String> {
+    let side = position.side_to_move();
+    match position.piece_at(from) {
+        None => Err(format!("there is no piece on {from}")),
+        Some((owner, _)) if owner != side => {
+            Err(format!("{from} holds a {owner} piece; it is {side}'s turn"))
+        }
+        Some((_, king)) => Ok(king),
+    }
+}
+
+fn parse_quiet(position: &Draughts, path: &[Square]) -> Result<Move, String> {
+    if path.len() != 2 {
+        return Err(format!(
+            "a move without capture gives two squares, like 32-28, not {}",
+            path.len()
+        ));
+    }
+    let (from, to) = (path[0], path[1]);
+    let king = check_owner(position, from)?;
+    let moves = legal(position);
+    if let Some(&mv) = moves
+        .iter()
+        .find(|m| !m.is_capture() && m.from() == from && m.to() == to)
+    {
+        return Ok(mv);
+    }
+    if moves.iter().any(|m| m.is_capture()) {
+        let own: Vec<Move> = moves.iter().copied().filter(|m| m.from() == from).collect();
+        let shown = if own.is_empty() { &moves } else { &own };
+        let hint = if own.iter().any(|m| m.to() == to) {
+            format!("; this one is written {}x{}", from, to)
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "capturing is compulsory here: {}{hint}",
+            examples(position, shown)
+        ));
+    }
+    if from == to {
+        return Err("a piece must leave its square".into());
+    }
+    if let Some((owner, _)) = position.piece_at(to) {
+        return Err(format!("{to} is occupied (by a {owner} piece)"));
+    }
+    let (dr, dc) = (
+        to.row() as i32 - from.row() as i32,
+        to.column() as i32 - from.column() as i32,
+    );
+    if dr.abs() != dc.abs() {
+        return Err(format!("{to} is not on a diagonal through {from}"));
+    }
+    if !king {
+        let forward = if position.side_to_move() == plateau_core::Side::White {
+            -1
+        } else {
+            1
+        };
+        return Err(if dr == forward {
+            format!("{from}-{to} is not a legal move")
+        } else if dr.signum() != forward {
+            "a man moves forward only (it captures backwards, but never steps back)".into()
+        } else {
+            "a man moves one square at a time; only kings fly".into()
+        });
+    }
+    // A king: something stands between.
+    let (sr, sc) = (dr.signum(), dc.signum());
+    let mut row = from.row() as i32 + sr;
+    let mut column = from.column() as i32 + sc;
+    while let Some(sq) = Square::at(row, column) {
+        if sq == to {
+            break;
+        }
+        if position.piece_at(sq).is_some() {
+            return Err(format!(
+                "the king's way from {from} to {to} is blocked on {sq}"
+            ));
+        }
+        row += sr;
+        column += sc;
+    }
+    Err(format!("{from}-{to} is not a legal move"))
+}
+
+fn parse_capture(position: &Draughts, path: &[Square]) -> Result<Move, String> {
+    if path.len() < 2 {
+        return Err("a capture gives at least its start and end, like 28x19".into());
+    }
+    let from = path[0];
+    check_owner(position, from)?;
+    let moves = legal(position);
+    let sequences = capture_sequences(position, from);
+    let mut matches: Vec<Move> = Vec::new();
+    let mut add = |mv: Move| {
+        if !matches.contains(&mv) {
+            matches.push(mv);
+        }
+    };
+    for &mv in moves.iter().filter(|m| m.is_capture() && m.from() == from) {
+        // Start and end only, or start, end and the captured squares (Hub).
+        let hub = mv.to() == path[1]
+            && (path.len() == 2
+                || (path.len() - 2 == mv.capture_count() as usize
+                    && path[2..]
+                        .iter()
+                        .all(|sq| mv.captured_mask() & sq.bit() != 0)));
+        // Or the full path, every landing square.
+        let full = path.len() > 2
+            && sequences.iter().any(|s| {
+                s.path == path[1..] && s.captured == mv.captured_mask() && s.to() == mv.to()
+            });
+        if hub || full {
+            add(mv);
+        }
+    }
+    match matches.len() {
+        1 => return Ok(matches[0]),
+        0 => {}
+        _ => {
+            let named: Vec<String> = matches.iter().map(|&m| full_path(position, m)).collect();
+            return Err(format!(
+                "ambiguous: {} legal captures match ({}); give the full path",
+                matches.len(),
+                named.join(", ")
+            ));
+        }
+    }
+    // Nothing matches: say why.
+    if !moves.iter().any(|m| m.is_capture()) {
+        return Err(
+            if path.len() == 2 && moves.iter().any(|m| m.from() == from && m.to() == path[1]) {
+                format!("{from}-{} takes nothing; write it with -", path[1])
+            } else {
+                "there is nothing to capture here".into()
+            },
+        );
+    }
+    let best = moves[0].capture_count();
+    if !moves.iter().any(|m| m.from() == from) {
+        return Err(format!(
+            "the piece on {from} has no legal capture; capturing is compulsory with {}",
+            examples(position, &moves)
+        ));
+    }
+    // A real sequence that takes too few pieces?
+    let smaller = sequences.iter().find(|s| {
+        (s.to() == path[1] && path.len() == 2)
+            || s.path == path[1..]
+            || (s.to() == path[1]
+                && path.len() - 2 == s.count() as usize
+                && path[2..].iter().all(|sq| s.captured & sq.bit() != 0))
+    });
+    if let Some(sequence) = smaller {
+        let plural = |n: u32| if n == 1 { "piece" } else { "pieces" };
+        return Err(format!(
+            "{} takes {} {}, but the majority rule requires taking {best} {} (for example {})",
+            sequence.path_text(),
+            sequence.count(),
+            plural(sequence.count()),
+            plural(best),
+            examples(position, &moves)
+        ));
+    }
+    // A sequence cut short?
+    if let Some(longer) = sequences
+        .iter()
+        .find(|s| s.path.len() > path.len() - 1 && s.path[..path.len() - 1] == path[1..])
+    {
+        let stop = path[path.len() - 1];
+        return Err(format!(
+            "the capture cannot stop on {stop}: it must go on while it can take (as {})",
+            longer.path_text()
+        ));
+    }
+    // Start and end right, captured squares wrong?
+    if path.len() > 2
+        && let Some(&same_ends) = moves.iter().find(|m| m.from() == from && m.to() == path[1])
+    {
+        let taken: Vec<String> = same_ends.captured().map(|s| s.to_string()).collect();
+        return Err(format!(
+            "{from}x{} takes {}, not the squares listed",
+            path[1],
+            taken.join(", ")
+        ));
+    }
+    let ends: Vec<String> = moves
+        .iter()
+        .filter(|m| m.from() == from)
+        .map(|&m| format(position, m))
+        .collect();
+    let what = if path.len() == 2 {
+        format!(
+            "no legal capture of the piece on {from} ends on {}",
+            path[1]
+        )
+    } else {
+        "no legal capture matches, read either as the landing squares of a path or as \
+         start, end and captured squares"
+            .to_string()
+    };
+    Err(format!("{what}; its legal captures: {}", ends.join(", ")))
+}

@@ -1,0 +1,34 @@
+//! International draughts in the registry.
+
+use crate::{GameInfo, engine, erase};
+use plateau_core::Game;
+use plateau_draughts::{Draughts, DraughtsEval};
+
+pub(crate) static INFO: GameInfo = GameInfo {
+    name: "draughts",
+    title: "International draughts",
+    description: "10x10, FMJD rules: flying kings, compulsory majority capture",
+    variants: &[],
+    position_example: "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+    opening_plies: 2,
+    // Middle games from engine self-play (plies 24-42), each with no capture pending.
+    bench_positions: &[
+        "W:W26,27,33,34,35,36,39,40,42,43,44,46,47,48,49,50:B1,2,3,4,5,6,8,12,13,15,16,17,18,19,20,24",
+        "W:W28,32,33,36,40,41,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,8,9,10,11,14,18,21,35",
+        "W:W26,29,36,42,44,45,46,47,48,49,50:B1,2,3,4,5,6,10,11,14,16,20,35",
+        "W:W26,27,28,31,32,33,34,35,38,40,42,43,45,46,47:B1,3,4,5,8,9,11,12,15,16,17,18,19,21,24",
+        "B:W27,28,31,32,33,34,35,37,39,45,46,47,48,49,50:B1,2,3,4,5,7,9,10,11,13,15,16,17,18,19,21,24",
+        "B:W22,28,29,33,36,39,40,42,44,45,46,47,48,49,50:B1,2,3,4,5,6,11,12,13,15,16,20,25,35",
+        "B:W22,23,28,35,36,41,43,44,45,46,47,48,49,50:B1,2,3,5,6,7,9,14,15,16,19,21,25",
+        "W:W26,27,35,37,39,41,43,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,11,12,16,19,23,24,28",
+        "W:W25,28,34,36,37,38,40,43,44,46,47,48,49,50:B1,3,4,5,7,8,9,10,11,12,14,16,18,19,20,35",
+        "B:W16,26,28,30,32,33,34,35,39,40,44,46,47,48,50:B1,2,4,5,6,7,8,9,10,11,14,17,19,23,24,25",
+    ],
+    bench_depth: 12,
+    new_game: |spec| erase(spec, Draughts::new()),
+    from_text: |spec, text| Ok(erase(spec, Draughts::from_text(text)?)),
+    from_file: |spec, text| Ok(erase(spec, Draughts::from_file(text)?)),
+    engine: |_, profile, seed| {
+        engine::build(profile, seed, DraughtsEval::standard, DraughtsEval::seed)
+    },
+};
