@@ -4,6 +4,7 @@
 //! get an [`AnyGame`]; nothing outside this crate names a concrete game type. Adding
 //! a game means adding one entry to [`GAMES`].
 
+mod abalone;
 mod engine;
 mod escampe;
 
@@ -60,7 +61,7 @@ pub(crate) fn erase<G: Game>(spec: &GameSpec, game: G) -> Box<dyn AnyGame> {
 }
 
 /// Every game plateau plays: the one list (each entry lives in its own module).
-pub static GAMES: &[&GameInfo] = &[&escampe::INFO];
+pub static GAMES: &[&GameInfo] = &[&escampe::INFO, &abalone::INFO];
 
 /// A game with its variant chosen: what front-ends construct games from.
 #[derive(Clone, Copy, Debug)]
