@@ -4,6 +4,7 @@
 //! get an [`AnyGame`]; nothing outside this crate names a concrete game type. Adding
 //! a game means adding one entry to [`GAMES`].
 
+mod abalone;
 mod ataxx;
 mod draughts;
 mod engine;
@@ -65,6 +66,7 @@ pub(crate) fn erase<G: Game>(spec: &GameSpec, game: G) -> Box<dyn AnyGame> {
 pub static GAMES: &[&GameInfo] = &[
     &escampe::INFO,
     &draughts::INFO,
+    &abalone::INFO,
     &ataxx::VIRUS_INFO,
     &ataxx::ATAXX_INFO,
 ];

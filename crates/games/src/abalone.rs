@@ -1,0 +1,51 @@
+//! Abalone in the registry.
+
+use crate::{GameInfo, GameSpec, VariantInfo, engine, erase};
+use plateau_abalone::{Abalone, AbaloneEval, Layout};
+use plateau_core::Game;
+
+/// The layout a spec names (the default, `standard`, for anything unknown).
+fn layout(spec: &GameSpec) -> Layout {
+    Layout::from_name(spec.variant).unwrap_or(Layout::Standard)
+}
+
+pub(crate) static INFO: GameInfo = GameInfo {
+    name: "abalone",
+    title: "Abalone",
+    description: "61-cell hexagon, push lines of marbles; first to eject six wins",
+    variants: &[
+        VariantInfo {
+            name: "standard",
+            description: "the classic start: each side on its two back rows and three marbles in front",
+        },
+        VariantInfo {
+            name: "belgian-daisy",
+            description: "the tournament start: two hexagonal daisies per side",
+        },
+        VariantInfo {
+            name: "german-daisy",
+            description: "daisies one row further in",
+        },
+    ],
+    position_example: "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w0",
+    opening_plies: 4,
+    bench_positions: &[
+        "5/1www2/2wwww1/3www2/2bbww3/2bwb1b1/1bwbbb1/1bbbb1/1b3 b b0 w0",
+        "5/3w2/2w1ww1/3wbw2/2bbww3/1wbwww2/1bbbww1/1bbbbb/1b3 b b1 w0",
+        "5/2w3/1wwwww1/2wwww2/3wwwwb1/2bbbb2/1bbbb2/1bbbb1/3b1 b b0 w0",
+        "2bb1/3bb1/3ww2/1wbww1b1/1bbbww1b1/1bbww3/1bww3/2bw1w/5 b b0 w1",
+        "5/2bbb1/1bb1bb1/2www1b1/bwbwbwb2/1wwwww2/2ww3/1bb3/5 b b0 w1",
+        "2bw1/2bbb1/3bb2/2wwwb2/2wbbbw2/bbwww3/1bwww2/1bw3/5 b b0 w1",
+        "3b1/3ww1/2w1b2/1bwbw3/2bbbbw2/1wbbbw2/2www2/1ww3/b4 b b2 w1",
+        "5/1w4/2bbb2/1wwbwbb1/2w1bwb2/1bw1bb2/bwwbw2/www3/b4 b b0 w1",
+        "5/6/2wwbb1/2bbwb2/1wwbbbw2/2wbbb2/1ww4/bww3/w4 b b2 w2",
+        "1w3/4b1/3wb2/3bb1b1/1bwbwww2/3ww1w1/1wwwbb1/2bbwb/5 b b2 w1",
+    ],
+    bench_depth: 7,
+    new_game: |spec| erase(spec, Abalone::start(layout(spec))),
+    from_text: |spec, text| Ok(erase(spec, Abalone::from_text(text)?)),
+    from_file: |spec, text| Ok(erase(spec, Abalone::from_file(text)?)),
+    engine: |_, profile, seed| {
+        engine::build(profile, seed, AbaloneEval::standard, AbaloneEval::seed)
+    },
+};
