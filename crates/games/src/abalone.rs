@@ -1,6 +1,6 @@
 //! Abalone in the registry.
 
-use crate::{GameInfo, GameSpec, VariantInfo, engine, erase};
+use crate::{GameInfo, GameSpec, Tuning, VariantInfo, engine, erase};
 use plateau_abalone::{Abalone, AbaloneEval, Layout};
 use plateau_core::Game;
 
@@ -47,5 +47,13 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_file: |spec, text| Ok(erase(spec, Abalone::from_file(text)?)),
     engine: |_, profile, seed| {
         engine::build(profile, seed, AbaloneEval::standard, AbaloneEval::seed)
+    },
+    tuning: Tuning {
+        features: &plateau_abalone::eval::FEATURE_NAMES,
+        seed_weights: &plateau_abalone::eval::SEED_WEIGHTS,
+        default_weights: &plateau_abalone::eval::DEFAULT_WEIGHTS,
+        engine: |_, weights, profile, seed| {
+            engine::weighted::<Abalone, _>(profile, seed, AbaloneEval::with_weights(weights))
+        },
     },
 };

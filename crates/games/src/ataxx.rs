@@ -1,7 +1,7 @@
 //! The Ataxx family in the registry: the virus game (clone-only, one variant per
 //! board size) and full Ataxx.
 
-use crate::{GameInfo, GameSpec, VariantInfo, engine, erase};
+use crate::{GameInfo, GameSpec, Tuning, VariantInfo, engine, erase};
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
 use plateau_core::{AnyGame, Game, PositionError};
 
@@ -112,6 +112,19 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
             )
         }
     },
+    tuning: Tuning {
+        features: &plateau_ataxx::eval::FEATURE_NAMES,
+        seed_weights: &plateau_ataxx::eval::SEED_WEIGHTS,
+        default_weights: &plateau_ataxx::eval::VIRUS_WEIGHTS,
+        engine: |spec, weights, profile, seed| {
+            let evaluator = AtaxxEval::with_weights(weights);
+            if is_wide(spec) {
+                engine::weighted::<VirusWide, _>(profile, seed, evaluator)
+            } else {
+                engine::weighted::<Virus, _>(profile, seed, evaluator)
+            }
+        },
+    },
 };
 
 pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
@@ -144,6 +157,14 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
             AtaxxEval::standard,
             AtaxxEval::seed,
         )
+    },
+    tuning: Tuning {
+        features: &plateau_ataxx::eval::FEATURE_NAMES,
+        seed_weights: &plateau_ataxx::eval::SEED_WEIGHTS,
+        default_weights: &plateau_ataxx::eval::DEFAULT_WEIGHTS,
+        engine: |_, weights, profile, seed| {
+            engine::weighted::<Ataxx, _>(profile, seed, AtaxxEval::with_weights(weights))
+        },
     },
 };
 

@@ -1,6 +1,6 @@
 //! International draughts in the registry.
 
-use crate::{GameInfo, engine, erase};
+use crate::{GameInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
 
@@ -30,5 +30,13 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_file: |spec, text| Ok(erase(spec, Draughts::from_file(text)?)),
     engine: |_, profile, seed| {
         engine::build(profile, seed, DraughtsEval::standard, DraughtsEval::seed)
+    },
+    tuning: Tuning {
+        features: &plateau_draughts::eval::FEATURE_NAMES,
+        seed_weights: &plateau_draughts::eval::SEED_WEIGHTS,
+        default_weights: &plateau_draughts::eval::DEFAULT_WEIGHTS,
+        engine: |_, weights, profile, seed| {
+            engine::weighted::<Draughts, _>(profile, seed, DraughtsEval::with_weights(weights))
+        },
     },
 };

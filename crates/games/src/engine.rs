@@ -368,3 +368,25 @@ pub(crate) fn build<G: Game, S: Evaluator<G> + 'static, D: Evaluator<G> + 'stati
         ),
     }
 }
+
+/// Builds an engine of `profile` on an evaluator with given weights (the tuner's
+/// candidates, weight files): the profile's options, this evaluator.
+pub(crate) fn weighted<G: Game, E: Evaluator<G> + 'static>(
+    profile: Profile,
+    seed: u64,
+    evaluator: Option<E>,
+) -> Option<Box<dyn AnyEngine>> {
+    let evaluator = evaluator?;
+    Some(match profile {
+        Profile::Random => RandomEngine::boxed(seed),
+        Profile::Level(level) => TypedEngine::boxed(profile, evaluator, level.options(seed)),
+        Profile::Seed => TypedEngine::boxed(
+            profile,
+            evaluator,
+            Options {
+                seed,
+                ..Options::seed_baseline()
+            },
+        ),
+    })
+}

@@ -1,6 +1,6 @@
 //! Escampe in the registry.
 
-use crate::{GameInfo, engine, erase};
+use crate::{GameInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_escampe::{Escampe, EscampeEval};
 
@@ -29,5 +29,13 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_file: |spec, text| Ok(erase(spec, Escampe::from_file(text)?)),
     engine: |_, profile, seed| {
         engine::build(profile, seed, EscampeEval::standard, EscampeEval::seed)
+    },
+    tuning: Tuning {
+        features: &plateau_escampe::eval::FEATURE_NAMES,
+        seed_weights: &plateau_escampe::eval::SEED_WEIGHTS,
+        default_weights: &plateau_escampe::eval::DEFAULT_WEIGHTS,
+        engine: |_, weights, profile, seed| {
+            engine::weighted::<Escampe, _>(profile, seed, EscampeEval::with_weights(weights))
+        },
     },
 };

@@ -47,6 +47,20 @@ pub struct GameInfo {
     pub(crate) from_text: Reader,
     pub(crate) from_file: Reader,
     pub(crate) engine: fn(&GameSpec, Profile, u64) -> Box<dyn AnyEngine>,
+    /// What the tuner and weight files need.
+    pub tuning: Tuning,
+}
+
+/// A game's evaluation as numbers: what the tuner moves and weight files hold.
+pub struct Tuning {
+    /// Feature names, in order (the keys of weight files).
+    pub features: &'static [&'static str],
+    /// The seed program's weights (zero where it had no such feature).
+    pub seed_weights: &'static [f32],
+    /// plateau's current default weights.
+    pub default_weights: &'static [f32],
+    /// An engine of a profile on these weights; `None` when their number is wrong.
+    pub(crate) engine: fn(&GameSpec, &[f32], Profile, u64) -> Option<Box<dyn AnyEngine>>,
 }
 
 impl fmt::Debug for GameInfo {
@@ -174,6 +188,26 @@ impl GameSpec {
         (self.info.engine)(self, profile, seed)
     }
 
+    /// An engine of `profile` evaluating with `weights` (one per feature of
+    /// [`GameInfo::tuning`]).
+    pub fn engine_with_weights(
+        &self,
+        weights: &[f32],
+        profile: Profile,
+        seed: u64,
+    ) -> Result<Box<dyn AnyEngine>, String> {
+        let tuning = &self.info.tuning;
+        (tuning.engine)(self, weights, profile, seed).ok_or_else(|| {
+            format!(
+                "{} has {} evaluation features ({}), {} weights were given",
+                self.info.name,
+                tuning.features.len(),
+                tuning.features.join(", "),
+                weights.len()
+            )
+        })
+    }
+
     /// An engine of a profile with its tweaks (`master,time=seed`).
     pub fn engine_with(&self, choice: &EngineChoice, seed: u64) -> Box<dyn AnyEngine> {
         let mut engine = self.engine(choice.profile, seed);
@@ -198,6 +232,41 @@ mod tests {
             let again = spec.from_text(&game.to_text()).unwrap();
             assert_eq!(again.to_text(), game.to_text());
             assert!(spec.from_text(info.position_example).is_ok());
+        }
+    }
+
+    #[test]
+    fn every_game_builds_engines_on_its_weights() {
+        for &info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            let tuning = &info.tuning;
+            assert_eq!(
+                tuning.features.len(),
+                tuning.seed_weights.len(),
+                "{}",
+                info.name
+            );
+            assert_eq!(
+                tuning.features.len(),
+                tuning.default_weights.len(),
+                "{}",
+                info.name
+            );
+            let game = spec.new_game();
+            for weights in [tuning.seed_weights, tuning.default_weights] {
+                let mut engine = spec
+                    .engine_with_weights(weights, Profile::Level(Level::Beginner), 1)
+                    .unwrap();
+                let thought = engine
+                    .think(game.as_ref(), &Limits::depth(1), &mut |_| {})
+                    .unwrap();
+                assert!(game.legal_moves().contains(&thought.best));
+            }
+            let err = spec
+                .engine_with_weights(&[1.0], Profile::Level(Level::Beginner), 1)
+                .err()
+                .unwrap();
+            assert!(err.contains("weights were given"), "{err}");
         }
     }
 
