@@ -51,6 +51,9 @@ pub struct GameInfo {
     pub tuning: Tuning,
 }
 
+/// Builds an engine of a profile on given weights (`None`: wrong number of them).
+type WeightedEngine = fn(&GameSpec, &[f32], Profile, u64) -> Option<Box<dyn AnyEngine>>;
+
 /// A game's evaluation as numbers: what the tuner moves and weight files hold.
 pub struct Tuning {
     /// Feature names, in order (the keys of weight files).
@@ -60,7 +63,7 @@ pub struct Tuning {
     /// plateau's current default weights.
     pub default_weights: &'static [f32],
     /// An engine of a profile on these weights; `None` when their number is wrong.
-    pub(crate) engine: fn(&GameSpec, &[f32], Profile, u64) -> Option<Box<dyn AnyEngine>>,
+    pub(crate) engine: WeightedEngine,
 }
 
 impl fmt::Debug for GameInfo {
