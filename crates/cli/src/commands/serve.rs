@@ -21,6 +21,10 @@ pub struct ServeArgs {
     /// AI searches run at once (default: one per core).
     #[arg(long)]
     ai_threads: Option<usize>,
+    /// Turn off the per-address rate limits (load tests, a trusted network
+    /// behind one address).
+    #[arg(long)]
+    no_rate_limits: bool,
 }
 
 pub fn run_serve(args: ServeArgs) -> Result<()> {
@@ -31,6 +35,9 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
         idle_expiry: Duration::from_secs_f64(args.idle_hours * 3600.0),
         ..ServerConfig::default()
     };
+    if args.no_rate_limits {
+        config.rates = plateau_server::Rates::unlimited();
+    }
     if let Some(threads) = args.ai_threads {
         config.ai_threads = threads.max(1);
     }
