@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 /// plateau — exact rules, a strong AI and play for abstract board games.
 ///
-/// Games: escampe (see `plateau games`). Positions are given with --position
+/// Games: escampe, draughts, abalone, virus, ataxx (`plateau games` lists their
+/// variants and position texts). Positions are given with --position
 /// (the game's one-line text), --file (a saved game) and --moves (moves played
 /// from there, in the game's notation).
 #[derive(Parser)]

@@ -12,7 +12,8 @@ const MAX_FILE_BYTES: u64 = 1 << 20;
 
 #[derive(Args, Clone, Debug)]
 pub struct GameArgs {
-    /// The game to play: escampe (`plateau games` lists them all).
+    /// The game: escampe, draughts, abalone, virus or ataxx (`plateau games`
+    /// lists them with their variants). A variant may follow: `virus/5x5`.
     pub game: String,
     /// The game's variant, when it has several (`plateau games` lists them).
     #[arg(long)]
