@@ -14,6 +14,8 @@ pub trait AnyGame: Send + Sync {
     fn side_to_move(&self) -> Side;
     /// Every legal move in notation; empty when the game is over.
     fn legal_moves(&self) -> Vec<String>;
+    /// How many legal moves there are, without writing them out.
+    fn legal_move_count(&self) -> usize;
     /// Plays a move given in notation and returns it as the game writes it.
     fn play(&mut self, mv: &str) -> Result<String, MoveError>;
     /// Takes back the last move and returns it, or `None` at the start.
@@ -98,6 +100,10 @@ impl<G: Game> AnyGame for Erased<G> {
         let mut list = MoveList::new();
         self.game.legal_moves(&mut list);
         list.iter().map(|&mv| self.game.format_move(mv)).collect()
+    }
+
+    fn legal_move_count(&self) -> usize {
+        self.game.count_legal_moves(&mut MoveList::new()) as usize
     }
 
     fn play(&mut self, mv: &str) -> Result<String, MoveError> {

@@ -168,12 +168,16 @@ impl RoomData {
 
     /// The state every client sees (no token in it), with the live parts.
     pub fn state(&self, connected: [usize; 2], ai_thinking: bool) -> Value {
-        let legal = if self.status == Status::Playing {
-            self.game.legal_moves()
+        let count = if self.status == Status::Playing {
+            self.game.legal_move_count()
         } else {
-            Vec::new()
+            0
         };
-        let listed = (legal.len() <= MAX_LISTED_MOVES).then_some(&legal);
+        let listed = if count == 0 {
+            Some(Vec::new())
+        } else {
+            (count <= MAX_LISTED_MOVES).then(|| self.game.legal_moves())
+        };
         let seat = |side: Side| {
             json!({
                 "taken": self.seats[side.index()].is_some() || self.is_ai(side),
@@ -192,7 +196,7 @@ impl RoomData {
             "moves": self.game.history(),
             "side_to_move": side_name(self.game.side_to_move()),
             "legal_moves": listed,
-            "legal_move_count": legal.len(),
+            "legal_move_count": count,
             "seats": { "white": seat(Side::White), "black": seat(Side::Black) },
             "status": self.status.name(),
             "result": self.result.as_ref().map(|r| json!({
