@@ -7,7 +7,7 @@
 use crate::board::{BOARD, Direction, RIM, RINGS, WIDTH, cells, hex_distance, shift};
 use crate::position::LOSING_COUNT;
 use crate::{Abalone, movegen};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side};
+use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 9] = [
@@ -186,9 +186,12 @@ impl AbaloneEval {
         AbaloneEval::new(DEFAULT_WEIGHTS)
     }
 
-    /// Weights read from a list (for the tuner and weight files).
+    /// Weights read from a list (for the tuner and weight files): `None`
+    /// unless there is one per feature, each finite and within
+    /// ±[`MAX_WEIGHT`](plateau_core::MAX_WEIGHT) (see [`check_weights`]).
     pub fn with_weights(weights: &[f32]) -> Option<AbaloneEval> {
         let weights: [f32; FEATURES] = weights.try_into().ok()?;
+        check_weights(&FEATURE_NAMES, &weights).ok()?;
         Some(AbaloneEval::new(weights))
     }
 
@@ -202,8 +205,15 @@ impl Evaluator<Abalone> for AbaloneEval {
     fn evaluate(&self, position: &Abalone) -> i32 {
         let mut values = [0i32; FEATURES];
         movegen::with_popcnt!(AbaloneFeatures::fill(position, &mut values, self.extra));
-        let sum: i32 = values.iter().zip(&self.fixed).map(|(&v, &w)| v * w).sum();
-        (sum / WEIGHT_SCALE as i32).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+        // In 64 bits: weights near their bound times large feature values
+        // would overflow 32.
+        let sum: i64 = values
+            .iter()
+            .zip(&self.fixed)
+            .map(|(&v, &w)| i64::from(v) * i64::from(w))
+            .sum();
+        let limit = i64::from(EVAL_LIMIT - 1);
+        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
     }
 }
 
@@ -248,7 +258,8 @@ mod tests {
         let values = features("wwwww/wwwwww/2www2/8/4b4/8/2bb3/bbbbbb/bbbbb b b0 w0");
         // c5 is 2 from e5, e5 is the centre: +2.
         assert_eq!(values[1], 2);
-        // Marbles on the rim: black 5 + 4 (b1, b6 ... ) vs white the same.
+        // Marbles on the rim: Black's a1-a5, b1 and b6 (7), White's i5-i9,
+        // h4 and h9 (7): no difference.
         assert_eq!(values[3], 0);
     }
 
@@ -261,5 +272,45 @@ mod tests {
         // With White to move, the same threat counts against it.
         let values = features(&text.replace(" b b3", " w b3"));
         assert_eq!((values[4], values[5]), (0, 1));
+    }
+
+    #[test]
+    fn weights_from_outside_must_be_finite_and_bounded() {
+        let mut weights = DEFAULT_WEIGHTS;
+        for bad in [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2.0 * plateau_core::MAX_WEIGHT,
+        ] {
+            weights[1] = bad;
+            assert!(
+                AbaloneEval::with_weights(&weights).is_none(),
+                "{bad} accepted"
+            );
+        }
+        weights[1] = -plateau_core::MAX_WEIGHT;
+        assert!(AbaloneEval::with_weights(&weights).is_some());
+    }
+
+    #[test]
+    fn huge_weights_saturate_the_score_instead_of_overflowing() {
+        // One feature (material: Black has lost one marble) weighted so that weight x value leaves 32
+        // bits: the score is the limit, with the right sign on each side.
+        let mut weights = [0.0; FEATURES];
+        weights[0] = 3.0e7;
+        let eval = AbaloneEval::new(weights);
+        assert_eq!(
+            eval.evaluate(
+                &Abalone::from_text("wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb1 w b1 w0").unwrap()
+            ),
+            EVAL_LIMIT - 1
+        );
+        assert_eq!(
+            eval.evaluate(
+                &Abalone::from_text("wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbb1 b b1 w0").unwrap()
+            ),
+            -(EVAL_LIMIT - 1)
+        );
     }
 }

@@ -13,7 +13,11 @@
 //!   position is known to be reachable with 9 or more marbles a side; the rule
 //!   only keeps the engine contract (no moves exactly when the game is over);
 //! - for search, the noisy moves are the ejections only (plain pushes are
-//!   quiet), and they can always be declined.
+//!   quiet), and they can always be declined;
+//! - the save file ([`Game::to_file`](plateau_core::Game::to_file)) holds the
+//!   position after the last ejection, the ply count and the moves since, so
+//!   that repetitions and the ply limit survive a reload (the position text
+//!   alone forgets them).
 //!
 //! ```
 //! use plateau_core::{Game, MoveList};

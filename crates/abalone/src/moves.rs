@@ -130,6 +130,19 @@ impl Move {
         (0..self.size() as i32).filter_map(move |k| start.steps(line, k))
     }
 
+    /// The own marbles the move empties and fills, as one mask to XOR in:
+    /// the trailing cell and the one in front for an inline move, the group
+    /// and its shifted copy for a broadside.
+    #[inline]
+    pub(crate) fn own_change(self) -> u128 {
+        if self.is_inline() {
+            self.cell().bit() | self.front().bit()
+        } else {
+            let group = self.group();
+            group | shift(group, self.direction().delta())
+        }
+    }
+
     /// The cell a group's front marble moves into (inline), i.e. the first
     /// pushed marble's cell when it pushes.
     #[inline]
@@ -141,18 +154,27 @@ impl Move {
 /// Aba-Pro notation: inline `a1b2` (the trailing marble's from and to cells),
 /// broadside `c6c7d6` (the two ends, lowest first, then the first one's
 /// destination).
+///
+/// Every move the generator makes names cells on the board. Should one not
+/// (a bug), debug builds stop there; release builds write `?` for the missing
+/// cell rather than fail: a `Display` error would make `to_string` panic.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let start = self.cell();
-        let dir = self.direction();
-        let to = start.step(dir).ok_or(fmt::Error)?;
-        if self.is_inline() {
-            write!(f, "{start}{to}")
+        let to = start.step(self.direction());
+        let end = if self.is_inline() {
+            None
         } else {
-            let end = start
-                .steps(self.line(), self.size() as i32 - 1)
-                .ok_or(fmt::Error)?;
-            write!(f, "{start}{end}{to}")
+            Some(start.steps(self.line(), self.size() as i32 - 1))
+        };
+        debug_assert!(
+            to.is_some() && end.is_none_or(|end| end.is_some()),
+            "a move off the board: {self:?}"
+        );
+        let cell = |cell: Option<Cell>| cell.map_or_else(|| "?".to_string(), |c| c.to_string());
+        match end {
+            None => write!(f, "{start}{}", cell(to)),
+            Some(end) => write!(f, "{start}{}{}", cell(end), cell(to)),
         }
     }
 }
@@ -160,6 +182,15 @@ impl fmt::Display for Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg_attr(debug_assertions, should_panic(expected = "a move off the board"))]
+    fn a_move_off_the_board_is_caught_in_debug_and_written_in_release() {
+        // A move the generator never makes: i9 stepping east, off the board.
+        let i9 = Cell::parse("i9").unwrap();
+        let mv = Move::inline(i9, Direction::EAST, 1, 0, false);
+        assert_eq!(mv.to_string(), "i9?");
+    }
 
     #[test]
     fn a_move_is_four_bytes() {

@@ -139,9 +139,57 @@ impl Abalone {
         self.max_plies
     }
 
-    /// Plies played since this position was set up.
+    /// Plies played since this position was set up (or, read from a save
+    /// file, since the game began).
     pub fn ply(&self) -> u32 {
         self.ply
+    }
+
+    /// The same position with `ply` plies already played (a save file's count).
+    pub(crate) fn with_ply(mut self, ply: u32) -> Abalone {
+        self.ply = ply;
+        self
+    }
+
+    /// The position where the repetition memory starts (just after the last
+    /// ejection, or the setup) and the moves played since, rebuilt from the
+    /// history: what a save file needs to restore the repetitions.
+    pub(crate) fn since_last_ejection(&self) -> (Abalone, Vec<Move>) {
+        let len = self.history.len();
+        let back = (self.reversible as usize).min(len);
+        let first = len - back;
+        let mut side = if back % 2 == 1 { !self.side } else { self.side };
+        let start_marbles = self.history.get(first).map_or(self.marbles, |s| s.marbles);
+        let start = Abalone::from_parts(start_marbles, side).with_max_plies(self.max_plies);
+        let mut moves = Vec::with_capacity(back);
+        let mut list = MoveList::new();
+        for i in first..len {
+            let [own, opp] = {
+                let marbles = self.history[i].marbles;
+                [marbles[side.index()], marbles[1 - side.index()]]
+            };
+            let next = self.history.get(i + 1).map_or(self.marbles, |s| s.marbles);
+            list.clear();
+            movegen::generate(own, opp, &mut list);
+            // Each (group, direction) moves the own marbles its own way, so
+            // they alone tell which move was played.
+            let found = list
+                .iter()
+                .copied()
+                .find(|&mv| own ^ mv.own_change() == next[side.index()]);
+            let Some(mv) = found else {
+                debug_assert!(
+                    false,
+                    "no move leads from ply {i} of the history to the next"
+                );
+                // Never expected; the position alone is still a valid start.
+                let now = Abalone::from_parts(self.marbles, self.side);
+                return (now.with_max_plies(self.max_plies), Vec::new());
+            };
+            moves.push(mv);
+            side = !side;
+        }
+        (start, moves)
     }
 
     /// The marbles of `side`, as a mask (see [`Cell::bit`]).
@@ -386,5 +434,18 @@ impl Game for Abalone {
 
     fn to_text(&self) -> String {
         crate::text::format_position(self)
+    }
+
+    /// A save file (see [`plateau_core::save`]): the position after the last
+    /// ejection, the plies played before it, the ply limit when it is not the
+    /// default, and the moves since, so that reading it back restores the
+    /// repetitions and the ply count.
+    fn to_file(&self) -> String {
+        crate::text::format_file(self)
+    }
+
+    /// A save file, or a bare position text.
+    fn from_file(text: &str) -> Result<Abalone, PositionError> {
+        crate::text::parse_file(text)
     }
 }

@@ -5,9 +5,10 @@
 //! (`b` black, `w` white, a digit for a run of empty cells), then the side to
 //! move, then how many marbles Black and White have lost.
 
-use crate::Abalone;
 use crate::board::{Cell, row_span};
 use crate::position::{LOSING_COUNT, MARBLES};
+use crate::{Abalone, DEFAULT_MAX_PLIES};
+use plateau_core::save::{read_count, read_save_file, write_save_file};
 use plateau_core::{Game, PositionError, Side};
 
 /// Longest position text worth reading.
@@ -150,6 +151,39 @@ pub(crate) fn parse_position(text: &str) -> Result<Abalone, PositionError> {
         }
     }
     check_setup(marbles, side, [lost[0].unwrap_or(0), lost[1].unwrap_or(0)])
+}
+
+/// The save file: `start:` the position after the last ejection, `ply:` the
+/// plies played before it, `max plies:` the limit when it is not the default,
+/// `moves:` the moves since.
+pub(crate) fn format_file(position: &Abalone) -> String {
+    let (start, moves) = position.since_last_ejection();
+    let mut fields = vec![(
+        "ply",
+        position
+            .ply()
+            .saturating_sub(moves.len() as u32)
+            .to_string(),
+    )];
+    if position.max_plies() != DEFAULT_MAX_PLIES {
+        fields.push(("max plies", position.max_plies().to_string()));
+    }
+    let moves: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    write_save_file(&start.to_text(), &fields, &moves)
+}
+
+/// Reads what [`format_file`] writes, or a bare position text.
+pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
+    let Some(file) = read_save_file(text, &["ply", "max plies"])? else {
+        return parse_position(text.trim());
+    };
+    let max_plies =
+        read_count(&file, "max plies", u32::MAX.into())?.map_or(DEFAULT_MAX_PLIES, |n| n as u32);
+    // A game stops at the limit, so no count goes past it.
+    let ply = read_count(&file, "ply", max_plies.into())?.unwrap_or(0) as u32;
+    let start = parse_position(file.start)
+        .map_err(|e| PositionError::new(format!("the start position: {e}")))?;
+    file.replay(start.with_max_plies(max_plies).with_ply(ply))
 }
 
 fn shorten(text: &str) -> String {

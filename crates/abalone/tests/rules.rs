@@ -411,6 +411,96 @@ fn position_text_round_trips() {
     assert_eq!(pos(text).to_text(), text);
 }
 
+/// The save file read back: the same position, ply count, limit, repetitions
+/// and outcome.
+fn reload(game: &Abalone) -> Abalone {
+    let file = game.to_file();
+    let reread = Abalone::from_file(&file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+    assert_eq!(reread.to_text(), game.to_text(), "{file}");
+    assert_eq!(reread.ply(), game.ply(), "{file}");
+    assert_eq!(reread.max_plies(), game.max_plies(), "{file}");
+    assert_eq!(reread.repetitions(), game.repetitions(), "{file}");
+    assert_eq!(reread.outcome(), game.outcome(), "{file}");
+    assert_eq!(reread.hash(), game.hash());
+    assert_eq!(reread.to_file(), file, "written back the same");
+    reread
+}
+
+#[test]
+fn a_save_file_keeps_the_ply_count_and_the_repetitions() {
+    let mut game = pos(STANDARD);
+    for text in ["c3d3", "g5f5", "d3c3", "f5g5"] {
+        play(&mut game, text);
+    }
+    assert_eq!(game.repetitions(), 2);
+    let mut reread = reload(&game);
+    // Both go on to the third occurrence together.
+    for text in ["c3d3", "g5f5", "d3c3"] {
+        play(&mut game, text);
+        play(&mut reread, text);
+        assert!(reread.outcome().is_none());
+    }
+    play(&mut game, "f5g5");
+    play(&mut reread, "f5g5");
+    assert_eq!(
+        reread.outcome().map(|o| o.reason),
+        Some("threefold repetition")
+    );
+    // A bare position text still reads, with nothing remembered.
+    let bare = Abalone::from_file(&format!("{STANDARD}\n")).unwrap();
+    assert_eq!(bare.ply(), 0);
+    assert_eq!(bare.to_text(), STANDARD);
+}
+
+#[test]
+fn a_game_drawn_by_repetition_reloads_drawn() {
+    let mut game = pos(STANDARD);
+    for _ in 0..2 {
+        for text in ["c3d3", "g5f5", "d3c3", "f5g5"] {
+            play(&mut game, text);
+        }
+    }
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some("threefold repetition")
+    );
+    let reread = reload(&game);
+    assert!(moves_of(&reread).is_empty());
+}
+
+#[test]
+fn a_game_drawn_by_the_ply_limit_reloads_drawn() {
+    let mut game = pos(STANDARD).with_max_plies(6);
+    for text in ["c3d3", "g5f5", "c4d4", "g6f6", "a1b1"] {
+        play(&mut game, text);
+    }
+    let before_the_end = reload(&game);
+    assert!(before_the_end.outcome().is_none());
+    play(&mut game, "i5h5");
+    assert_eq!(game.outcome().map(|o| o.reason), Some("ply limit"));
+    let reread = reload(&game);
+    assert!(moves_of(&reread).is_empty());
+    // The default limit is not written; others are.
+    assert!(game.to_file().contains("max plies: 6"));
+    assert!(!pos(STANDARD).to_file().contains("max plies"));
+}
+
+#[test]
+fn a_save_file_starts_after_the_last_ejection() {
+    let mut game = setup("e5 e6 e7 c3", "e8 e9 g7", Side::Black, [0, 0]);
+    play(&mut game, "c3d3");
+    play(&mut game, "g7g6");
+    play(&mut game, "e5e6");
+    assert_eq!(game.lost(Side::White), 1);
+    play(&mut game, "g6g7");
+    let file = game.to_file();
+    // The start is the position the ejection left, 3 plies in.
+    assert!(file.contains("ply: 3\n"), "{file}");
+    assert!(file.contains("moves: g6g7\n"), "{file}");
+    assert!(!file.contains("e5e6"), "{file}");
+    reload(&game);
+}
+
 #[test]
 fn a_numbered_game_record_plays_through_the_generic_reader() {
     let mut game: Box<dyn AnyGame> = Box::new(Erased::new("abalone", Abalone::new()));

@@ -38,12 +38,15 @@ impl AtaxxEnd {
     }
 }
 
-/// What `undo` restores, one per move played; also the repetition history.
+/// What `undo` restores, one per move played, with the move; also the
+/// repetition history and what a save file replays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Undo {
     stones: [u64; 2],
     hash: u64,
     halfmove: u16,
+    repetitions: u8,
+    mv: Move,
 }
 
 /// A full Ataxx position (7x7, bitboards in a `u64`, rows 8 bits apart), ready
@@ -53,6 +56,10 @@ pub struct Ataxx {
     board: Board<u64>,
     halfmove: u16,
     fullmove: u32,
+    /// How many times the current position (board and side) has occurred since
+    /// the last clone or the setup, itself included: kept by `play`, so that
+    /// the draw test at every node is one comparison.
+    repetitions: u8,
     history: Vec<Undo>,
 }
 
@@ -76,8 +83,55 @@ impl Ataxx {
             board,
             halfmove,
             fullmove,
+            repetitions: 1,
             history: Vec::with_capacity(128),
         }
+    }
+
+    /// The position where the repetition memory starts (the last clone, or the
+    /// setup, within the moves played here) and the moves since: what a save
+    /// file needs to restore the repetitions.
+    pub(crate) fn since_last_clone(&self) -> (Ataxx, Vec<Move>) {
+        let len = self.history.len();
+        let back = (self.halfmove as usize).min(len);
+        let played = &self.history[len - back..];
+        let Some(first) = played.first() else {
+            return (
+                Ataxx::from_parts(self.board, self.halfmove, self.fullmove),
+                Vec::new(),
+            );
+        };
+        // Every ply hands the move over; each White move counted a move number.
+        let mut side = self.board.side;
+        let mut fullmove = self.fullmove;
+        for _ in 0..back {
+            side = !side;
+            if side == Side::White {
+                fullmove -= 1;
+            }
+        }
+        let board = Board::new(GEOMETRY_7, first.stones, self.board.blocked, side);
+        debug_assert_eq!(board.hash, first.hash);
+        let moves = played.iter().map(|undo| undo.mv).collect();
+        (Ataxx::from_parts(board, first.halfmove, fullmove), moves)
+    }
+
+    /// How many times the current position occurred before since the last
+    /// clone (or the setup), plus one: the nearest earlier occurrence's count
+    /// plus one. A position needs at least four plies to come back.
+    #[inline]
+    fn count_repetitions(&self) -> u8 {
+        let window = (self.halfmove as usize).min(self.history.len());
+        let len = self.history.len();
+        let mut back = 4;
+        while back <= window {
+            let earlier = &self.history[len - back];
+            if earlier.hash == self.board.hash && earlier.stones == self.board.stones {
+                return earlier.repetitions.saturating_add(1);
+            }
+            back += 2;
+        }
+        1
     }
 
     pub(crate) fn board(&self) -> &Board<u64> {
@@ -157,25 +211,7 @@ impl Ataxx {
     /// positions since the last clone can match: a clone adds a stone for good.
     #[inline]
     fn is_threefold(&self) -> bool {
-        let window = (self.halfmove as usize).min(self.history.len());
-        if window < 8 {
-            return false;
-        }
-        let now = self.board.stones;
-        let len = self.history.len();
-        let mut seen = 1;
-        let mut back = 4;
-        while back <= window {
-            let earlier = &self.history[len - back];
-            if earlier.hash == self.board.hash && earlier.stones == now {
-                seen += 1;
-                if seen >= 3 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
+        self.repetitions >= 3
     }
 
     /// Black's final margin once the game is over: Black's stones minus White's
@@ -257,6 +293,8 @@ impl Game for Ataxx {
             stones: self.board.stones,
             hash: self.board.hash,
             halfmove: self.halfmove,
+            repetitions: self.repetitions,
+            mv,
         });
         if self.board.side == Side::White {
             self.fullmove += 1;
@@ -276,6 +314,11 @@ impl Game for Ataxx {
                 self.halfmove += 1;
             }
         }
+        self.repetitions = if self.halfmove >= 4 {
+            self.count_repetitions()
+        } else {
+            1
+        };
     }
 
     #[inline]
@@ -288,6 +331,7 @@ impl Game for Ataxx {
         self.board.hash = undo.hash;
         self.board.side = !self.board.side;
         self.halfmove = undo.halfmove;
+        self.repetitions = undo.repetitions;
         if self.board.side == Side::White {
             self.fullmove -= 1;
         }
@@ -359,5 +403,17 @@ impl Game for Ataxx {
 
     fn to_text(&self) -> String {
         crate::text::format_ataxx(self)
+    }
+
+    /// A save file (see [`plateau_core::save`]): the position after the last
+    /// clone and the moves since (jumps and passes), so that reading it back
+    /// restores the repetition history.
+    fn to_file(&self) -> String {
+        crate::text::format_ataxx_file(self)
+    }
+
+    /// A save file, or a bare position text.
+    fn from_file(text: &str) -> Result<Ataxx, PositionError> {
+        crate::text::parse_ataxx_file(text)
     }
 }

@@ -73,6 +73,16 @@ impl<B: Bits> Board<B> {
         Board::new(geo, [white, black], B::ZERO, Side::Black)
     }
 
+    /// The board's Zobrist hash: size, side to move, stones and blocked cells.
+    ///
+    /// Ataxx's clocks (half-moves since a clone, the move number) and the
+    /// repetition history are left out, by design: repetition compares boards,
+    /// and positions that differ only by clock are the same position. The cost
+    /// is the usual one: the transposition table may hand a score found with
+    /// one clock or history to the same board with another, so a stored score
+    /// can miss (or wrongly include) a 100-half-move or repetition draw deeper
+    /// in its line. A position that is itself drawn is never scored from the
+    /// table: the search asks `outcome` before probing it.
     pub fn compute_hash(&self) -> u64 {
         let mut hash = zobrist::size(self.geo.n);
         if self.side == Side::Black {

@@ -8,7 +8,7 @@
 use crate::bits::{Bits, max_count};
 use crate::board::Board;
 use crate::{Ataxx, VirusGame};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features};
+use plateau_core::{EVAL_LIMIT, Evaluator, Features, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 9] = [
@@ -195,9 +195,12 @@ impl AtaxxEval {
         AtaxxEval::new(VIRUS_WEIGHTS)
     }
 
-    /// Weights read from a list (for the tuner and weight files).
+    /// Weights read from a list (for the tuner and weight files): `None`
+    /// unless there is one per feature, each finite and within
+    /// ±[`MAX_WEIGHT`](plateau_core::MAX_WEIGHT) (see [`check_weights`]).
     pub fn with_weights(weights: &[f32]) -> Option<AtaxxEval> {
         let weights: [f32; FEATURES] = weights.try_into().ok()?;
+        check_weights(&FEATURE_NAMES, &weights).ok()?;
         Some(AtaxxEval::new(weights))
     }
 
@@ -209,8 +212,15 @@ impl AtaxxEval {
     fn score<B: Bits>(&self, board: &Board<B>, jumps: bool) -> i32 {
         let mut values = [0i32; FEATURES];
         fill(board, jumps, &mut values, self.extra, self.regions);
-        let sum: i32 = values.iter().zip(&self.fixed).map(|(&v, &w)| v * w).sum();
-        (sum / WEIGHT_SCALE).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+        // In 64 bits: weights near their bound times large feature values
+        // would overflow 32.
+        let sum: i64 = values
+            .iter()
+            .zip(&self.fixed)
+            .map(|(&v, &w)| i64::from(v) * i64::from(w))
+            .sum();
+        let limit = i64::from(EVAL_LIMIT - 1);
+        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
     }
 }
 
@@ -283,5 +293,41 @@ mod tests {
         let eval = AtaxxEval::with_weights(&DEFAULT_WEIGHTS).unwrap();
         assert_eq!(eval.weights(), &DEFAULT_WEIGHTS);
         assert!(AtaxxEval::with_weights(&[1.0]).is_none());
+    }
+
+    #[test]
+    fn weights_from_outside_must_be_finite_and_bounded() {
+        let mut weights = DEFAULT_WEIGHTS;
+        for bad in [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2.0 * plateau_core::MAX_WEIGHT,
+        ] {
+            weights[1] = bad;
+            assert!(
+                AtaxxEval::with_weights(&weights).is_none(),
+                "{bad} accepted"
+            );
+        }
+        weights[1] = -plateau_core::MAX_WEIGHT;
+        assert!(AtaxxEval::with_weights(&weights).is_some());
+    }
+
+    #[test]
+    fn huge_weights_saturate_the_score_instead_of_overflowing() {
+        // One feature (stones: 4 against 2) weighted so that weight x value leaves 32
+        // bits: the score is the limit, with the right sign on each side.
+        let mut weights = [0.0; FEATURES];
+        weights[0] = 3.0e7;
+        let eval = AtaxxEval::new(weights);
+        assert_eq!(
+            eval.evaluate(&Ataxx::from_text("xxx3o/7/7/7/7/7/o5x x 0 1").unwrap()),
+            EVAL_LIMIT - 1
+        );
+        assert_eq!(
+            eval.evaluate(&Ataxx::from_text("xxx3o/7/7/7/7/7/o5x o 0 1").unwrap()),
+            -(EVAL_LIMIT - 1)
+        );
     }
 }

@@ -74,7 +74,11 @@ pub(crate) fn parse_virus<B: Bits>(game: &VirusGame<B>, input: &str) -> Result<M
             "the virus game has no pass: the game ends when the side to move has no drop".into(),
         );
     }
-    if text.len() == 4 && text.is_ascii() {
+    if text.len() == 4
+        && text.is_ascii()
+        && Square::parse(&text[..2], board.n()).is_ok()
+        && Square::parse(&text[2..], board.n()).is_ok()
+    {
         return fail("the virus game has no jumps; a move is the cell you drop on, like b6".into());
     }
     let to = match Square::parse(&text, board.n()) {

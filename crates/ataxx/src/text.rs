@@ -6,6 +6,7 @@ use crate::bits::{Bits, MIN_SIZE};
 use crate::board::{Board, Cell};
 use crate::square::MAX_SIDE;
 use crate::{Ataxx, Square, VirusGame};
+use plateau_core::save::{read_save_file, write_save_file};
 use plateau_core::{PositionError, Side};
 
 /// Longest text worth reading: a 9x9 board spelled cell by cell is 89 bytes.
@@ -183,6 +184,14 @@ fn check_length(text: &str) -> Result<(), PositionError> {
     Ok(())
 }
 
+/// A clock: ASCII digits only (`str::parse` would take a `+` sign too).
+fn parse_number<T: std::str::FromStr>(field: &str) -> Option<T> {
+    if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    field.parse().ok()
+}
+
 /// `x5o/7/7/7/7/7/o5x x 0 1` (the two clocks may be left out: `0 1`).
 pub(crate) fn parse_ataxx(text: &str) -> Result<Ataxx, PositionError> {
     check_length(text)?;
@@ -204,8 +213,8 @@ pub(crate) fn parse_ataxx(text: &str) -> Result<Ataxx, PositionError> {
     }
     let side = parse_side(fields[1])?;
     let (halfmove, fullmove) = if fields.len() == 4 {
-        let halfmove = match fields[2].parse::<u16>() {
-            Ok(h) if h <= crate::ataxx::HALFMOVE_LIMIT => h,
+        let halfmove = match parse_number::<u16>(fields[2]) {
+            Some(h) if h <= crate::ataxx::HALFMOVE_LIMIT => h,
             _ => {
                 return err(format!(
                     "the halfmove clock is a number from 0 to {} (the game is drawn there), \
@@ -215,8 +224,8 @@ pub(crate) fn parse_ataxx(text: &str) -> Result<Ataxx, PositionError> {
                 ));
             }
         };
-        let fullmove = match fields[3].parse::<u32>() {
-            Ok(m) if (1..=MAX_FULLMOVE).contains(&m) => m,
+        let fullmove = match parse_number::<u32>(fields[3]) {
+            Some(m) if (1..=MAX_FULLMOVE).contains(&m) => m,
             _ => {
                 return err(format!(
                     "the move number is a number from 1 to {MAX_FULLMOVE}, not {:?}",
@@ -232,6 +241,24 @@ pub(crate) fn parse_ataxx(text: &str) -> Result<Ataxx, PositionError> {
         .to_board::<u64>(side)
         .ok_or_else(|| PositionError::new("a 7x7 board always fits"))?;
     Ok(Ataxx::from_parts(board, halfmove, fullmove))
+}
+
+/// The save file: `start:` the position after the last clone, `moves:` the
+/// jumps and passes since.
+pub(crate) fn format_ataxx_file(game: &Ataxx) -> String {
+    let (start, moves) = game.since_last_clone();
+    let moves: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
+    write_save_file(&format_ataxx(&start), &[], &moves)
+}
+
+/// Reads what [`format_ataxx_file`] writes, or a bare position text.
+pub(crate) fn parse_ataxx_file(text: &str) -> Result<Ataxx, PositionError> {
+    let Some(file) = read_save_file(text, &[])? else {
+        return parse_ataxx(text.trim());
+    };
+    let start = parse_ataxx(file.start)
+        .map_err(|e| PositionError::new(format!("the start position: {e}")))?;
+    file.replay(start)
 }
 
 pub(crate) fn format_ataxx(game: &Ataxx) -> String {
@@ -265,6 +292,14 @@ pub(crate) fn parse_virus<B: Bits>(text: &str) -> Result<VirusGame<B>, PositionE
         return err("blocked cells (-) belong to full Ataxx, not to the virus game");
     }
     let side = parse_side(fields[1])?;
+    if layout.count(Cell::Stone(!side)) == 0 {
+        return err(format!(
+            "{} ({}) has no stone but played the last move, and a drop leaves a stone: \
+             no game reaches this position",
+            side_letter(!side),
+            !side
+        ));
+    }
     let board = layout.to_board::<B>(side).ok_or_else(|| {
         PositionError::new(format!(
             "a {0}x{0} board needs the wide layout (VirusWide, the virus/9x9 variant); this \

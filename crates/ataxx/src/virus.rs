@@ -147,12 +147,17 @@ impl<B: Bits> VirusGame<B> {
     /// drop. Positive exactly when Black wins; `None` while the game goes on.
     pub fn final_score(&self) -> Option<i32> {
         self.end()?;
+        Some(self.score_when_over())
+    }
+
+    /// [`VirusGame::final_score`] once the game is known to be over.
+    fn score_when_over(&self) -> i32 {
         let empty = self.board.empty().count() as i32;
         let to_black = match self.board.side {
             Side::White => empty,
             Side::Black => -empty,
         };
-        Some(self.stone_difference() + to_black)
+        self.stone_difference() + to_black
     }
 
     /// A move that parses and is legal here, or why not.
@@ -208,7 +213,7 @@ impl<B: Bits> Game for VirusGame<B> {
 
     fn outcome(&self) -> Option<Outcome> {
         let end = self.end()?;
-        let score = self.final_score().unwrap_or(0);
+        let score = self.score_when_over();
         Some(match score.signum() {
             1 => Outcome::win(Side::Black, end.reason()),
             -1 => Outcome::win(Side::White, end.reason()),

@@ -39,6 +39,9 @@ fn malformed_ataxx_positions_are_refused_with_reasons() {
         ("x5o/7/7/7/7/7/o5x x 101 1", "halfmove clock"),
         ("x5o/7/7/7/7/7/o5x x -1 1", "halfmove clock"),
         ("x5o/7/7/7/7/7/o5x x 0 0", "move number"),
+        ("x5o/7/7/7/7/7/o5x x +5 1", "halfmove clock"),
+        ("x5o/7/7/7/7/7/o5x x 0 +1", "move number"),
+        ("x5o/7/7/7/7/7/o5x x ５ 1", "halfmove clock"),
         ("x5o/7/7/7/7/7/o5x x 0 one", "move number"),
         ("7/7/7/7/7/7/7 x 0 1", "neither side has a stone"),
         ("x5o//7/7/7/7/o5x x 0 1", "rank 6 has 0 cells"),
@@ -71,6 +74,14 @@ fn malformed_virus_positions_are_refused_with_reasons() {
         ("x2o/4/4/o2x w", "x (Black) or o (White)"),
         ("x2o/4/4/o3x x", "more than 4 cells"),
         ("4/4/4/4 x", "neither side"),
+        (
+            "x3/4/4/4 x",
+            "o (white) has no stone but played the last move",
+        ),
+        (
+            "o3/4/4/4 o",
+            "x (black) has no stone but played the last move",
+        ),
     ];
     for (text, expected) in cases {
         let reason = virus_error(text);
@@ -80,7 +91,40 @@ fn malformed_virus_positions_are_refused_with_reasons() {
         );
     }
     assert!(VirusWide::from_text("x7o/9/9/9/9/9/9/9/o7x x").is_ok());
+    // The side to move may have lost every stone (the game is then over).
+    assert!(Virus::from_text("o3/4/4/4 x").is_ok());
     assert!(VirusWide::from_text("x8o/10/10/10/10/10/10/10/10/o8x x").is_err());
+}
+
+#[test]
+fn malformed_save_files_are_refused_with_reasons() {
+    let start = "x5o/7/7/7/7/7/o5x x 0 1";
+    let cases = [
+        ("moves: a7c5\n".to_string(), "no start: line"),
+        (format!("start: {start}\nply: 3\n"), "unknown field \"ply\""),
+        ("start: x5o/7/7 x 0 1\n".to_string(), "the start position: "),
+        (
+            format!("start: {start}\nmoves: a7c5 a7c5\n"),
+            "the moves: ply 2: a7c5",
+        ),
+        (
+            format!("start: {start}\nmoves: hell\n"),
+            "the moves: ply 1: hell",
+        ),
+        (
+            "start: x5o/7/7/7/7/7/o5x x 99 1\nmoves: a7c5 g7e7\n".to_string(),
+            "ply 2: g7e7: the game is already over",
+        ),
+    ];
+    for (text, expected) in cases {
+        match Ataxx::from_file(&text) {
+            Ok(game) => panic!("{text:?} was accepted as {}", game.to_text()),
+            Err(err) => assert!(
+                err.to_string().contains(expected),
+                "{text:?}: {err} lacks {expected:?}"
+            ),
+        }
+    }
 }
 
 fn check_moves<G: Game + PartialEq>(game: &G, cases: &[(&str, &str)]) {
@@ -122,6 +166,8 @@ fn malformed_moves_are_refused_and_leave_the_game_alone() {
         &[
             ("f1", "off the board (files a-e, ranks 1-5)"),
             ("a5c3", "no jumps"),
+            ("hell", "not a cell"),
+            ("a5z9", "not a cell"),
             ("0000", "no pass"),
             ("a5", "occupied by an x stone"),
             ("c3", "touches no stone"),
@@ -147,6 +193,23 @@ proptest! {
         let _ = virus.parse_move(&text);
         let wide = VirusWide::new(9).unwrap();
         let _ = wide.parse_move(&text);
+    }
+
+    #[test]
+    fn near_miss_save_files_never_panic(
+        clocks in "[+]?[0-9]{1,3} [0-9]{1,3}",
+        moves in proptest::collection::vec("[a-g][1-7]([a-g][1-7])?|0000", 0..12),
+    ) {
+        let text = format!(
+            "start: x5o/7/7/7/7/7/o5x x {clocks}\nmoves: {}\n",
+            moves.join(" ")
+        );
+        if let Ok(game) = Ataxx::from_file(&text) {
+            // Whatever is accepted reads back the same from its own save file.
+            let again = Ataxx::from_file(&game.to_file()).unwrap();
+            prop_assert_eq!(again.to_text(), game.to_text());
+            prop_assert_eq!(again.outcome(), game.outcome());
+        }
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn drive<G: Scored>(start: &G, full: bool, rng: &mut Rng, coverage: &mut Coverag
         if list.is_empty() {
             coverage.finished += 1;
             if game.outcome().is_some_and(|o| {
-                o.winner.is_none() && o.reason.contains("half") || o.reason.contains("repetition")
+                o.winner.is_none() && (o.reason.contains("half") || o.reason.contains("repetition"))
             }) {
                 coverage.rule_draws += 1;
             }

@@ -267,6 +267,65 @@ fn threefold_repetition_draws() {
     assert_eq!(game.outcome(), None);
 }
 
+/// The save file read back: the same position, clocks and outcome.
+fn reload(game: &Ataxx) -> Ataxx {
+    let file = game.to_file();
+    let reread = Ataxx::from_file(&file).unwrap_or_else(|e| panic!("{e}\n{file}"));
+    assert_eq!(reread.to_text(), game.to_text(), "{file}");
+    assert_eq!(reread.outcome(), game.outcome(), "{file}");
+    assert_eq!(reread.to_file(), file, "written back the same");
+    reread
+}
+
+#[test]
+fn a_save_file_keeps_the_repetition_history() {
+    let mut game = Ataxx::new();
+    play(&mut game, "b6 f6 a7c7 g7e7 c7a7 e7g7");
+    let mut reread = reload(&game);
+    // Both reach the third occurrence at the same move.
+    for mv in ["a7c7", "g7e7", "c7a7"] {
+        play(&mut game, mv);
+        play(&mut reread, mv);
+        assert_eq!(reread.outcome(), None);
+    }
+    play(&mut game, "e7g7");
+    play(&mut reread, "e7g7");
+    assert_eq!(reread.end(), Some(AtaxxEnd::Repetition));
+    // A game drawn by repetition reloads drawn.
+    let drawn = reload(&game);
+    assert_eq!(drawn.end(), Some(AtaxxEnd::Repetition));
+    assert!(moves_of(&drawn).is_empty());
+    // The file starts at the last clone (f6) and holds the jumps since.
+    let file = game.to_file();
+    assert!(
+        file.contains("start: x5o/1x3o1/7/7/7/7/o5x x 0 2\n"),
+        "{file}"
+    );
+    assert!(
+        file.contains("moves: a7c7 g7e7 c7a7 e7g7 a7c7 g7e7 c7a7 e7g7\n"),
+        "{file}"
+    );
+    // A bare position text still reads.
+    let bare = Ataxx::from_file("x5o/7/7/7/7/7/o5x x 0 1\n").unwrap();
+    assert_eq!(bare, Ataxx::new());
+}
+
+#[test]
+fn a_save_file_keeps_the_halfmove_clock_and_move_number_of_its_start() {
+    // A pass, a jump and a jump: three plies, none a clone.
+    let mut game = ataxx("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 40 30");
+    play(&mut game, "0000 a3a5 a1a3");
+    let reread = reload(&game);
+    assert_eq!(reread.halfmove_clock(), 43);
+    assert_eq!(reread.fullmove_number(), 31);
+    let file = game.to_file();
+    assert!(
+        file.contains("start: 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 40 30\n"),
+        "{file}"
+    );
+    assert!(file.contains("moves: 0000 a3a5 a1a3\n"), "{file}");
+}
+
 #[test]
 fn the_move_number_grows_after_whites_move() {
     let mut game = Ataxx::new();

@@ -31,6 +31,29 @@ pub trait Evaluator<G: Game>: Send + Sync {
 /// Static evaluations stay strictly inside ±EVAL_LIMIT.
 pub const EVAL_LIMIT: i32 = 100_000;
 
+/// Largest weight magnitude a weighted evaluator takes. One unit of a feature
+/// with a larger weight would reach the evaluation limit on its own, so such a
+/// weight can only be a mistake; the bound also keeps fixed-point weights far
+/// from integer overflow.
+pub const MAX_WEIGHT: f32 = EVAL_LIMIT as f32;
+
+/// Checks weights given from outside (a weight file, the tuner): each must be
+/// a finite number within ±[`MAX_WEIGHT`]. The error names the first bad one
+/// (`names` are the features', in order).
+pub fn check_weights(names: &[&str], weights: &[f32]) -> Result<(), String> {
+    for (i, &weight) in weights.iter().enumerate() {
+        if !weight.is_finite() || weight.abs() > MAX_WEIGHT {
+            let name = names.get(i).copied().unwrap_or("unnamed");
+            return Err(format!(
+                "weight {} ({name}) is {weight}: weights are finite numbers from \
+                 -{MAX_WEIGHT} to {MAX_WEIGHT}",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Named numbers computed from a position, from the side to move's view.
 pub trait Features<G: Game>: Send + Sync {
     /// One name per feature, in order; also the keys of weight files.
@@ -72,5 +95,25 @@ impl<F> Linear<F> {
             .map(|(&v, &w)| v as f32 * w)
             .sum();
         (sum.round() as i32).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_must_be_finite_and_within_bounds() {
+        let names = ["men", "kings"];
+        assert_eq!(check_weights(&names, &[100.0, -MAX_WEIGHT]), Ok(()));
+        let err = check_weights(&names, &[100.0, f32::NAN]).unwrap_err();
+        assert!(err.contains("weight 2 (kings) is NaN"), "{err}");
+        let err = check_weights(&names, &[f32::INFINITY, 1.0]).unwrap_err();
+        assert!(err.contains("weight 1 (men) is inf"), "{err}");
+        let err = check_weights(&names, &[1.0e9, 1.0]).unwrap_err();
+        assert!(
+            err.contains("finite numbers from -100000 to 100000"),
+            "{err}"
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! - [`perft`] and [`divide`] to check move generators against reference counts;
 //! - [`invariants`]: the random-playout checks every game's tests run;
 //! - [`Evaluator`], [`Features`], [`Linear`]: how search asks a game for scores;
-//! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys.
+//! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys;
+//! - [`save`]: the save file of games whose draw rules remember past positions.
 
 mod erased;
 mod error;
@@ -17,11 +18,12 @@ mod move_list;
 mod outcome;
 pub mod perft;
 mod rng;
+pub mod save;
 mod side;
 
 pub use erased::{AnyGame, Erased, play_record};
 pub use error::{MoveError, PositionError};
-pub use eval::{EVAL_LIMIT, Evaluator, Features, Linear};
+pub use eval::{EVAL_LIMIT, Evaluator, Features, Linear, MAX_WEIGHT, check_weights};
 pub use game::{Game, numbered_record, play_moves};
 pub use move_list::MoveList;
 pub use outcome::{Outcome, Verdict};

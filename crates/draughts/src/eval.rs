@@ -25,7 +25,7 @@
 
 use crate::square::{BOARD, bits, column_mask, free_run, row_mask, rows_mask, shift, squares_mask};
 use crate::{Draughts, Square};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side};
+use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 13] = [
@@ -290,9 +290,12 @@ impl DraughtsEval {
         DraughtsEval::new(DEFAULT_WEIGHTS)
     }
 
-    /// Weights read from a list (for the tuner and weight files).
+    /// Weights read from a list (for the tuner and weight files): `None`
+    /// unless there is one per feature, each finite and within
+    /// ±[`MAX_WEIGHT`](plateau_core::MAX_WEIGHT) (see [`check_weights`]).
     pub fn with_weights(weights: &[f32]) -> Option<DraughtsEval> {
         let weights: [f32; FEATURES] = weights.try_into().ok()?;
+        check_weights(&FEATURE_NAMES, &weights).ok()?;
         Some(DraughtsEval::new(weights))
     }
 
@@ -306,8 +309,15 @@ impl Evaluator<Draughts> for DraughtsEval {
     fn evaluate(&self, position: &Draughts) -> i32 {
         let mut values = [0i32; FEATURES];
         DraughtsFeatures::fill(position, &mut values, self.extra);
-        let sum: i32 = values.iter().zip(&self.fixed).map(|(&v, &w)| v * w).sum();
-        (sum / WEIGHT_SCALE).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+        // In 64 bits: weights near their bound times large feature values
+        // would overflow 32.
+        let sum: i64 = values
+            .iter()
+            .zip(&self.fixed)
+            .map(|(&v, &w)| i64::from(v) * i64::from(w))
+            .sum();
+        let limit = i64::from(EVAL_LIMIT - 1);
+        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
     }
 }
 
@@ -366,5 +376,41 @@ mod tests {
         let eval = DraughtsEval::with_weights(&DEFAULT_WEIGHTS).unwrap();
         assert_eq!(eval.weights(), &DEFAULT_WEIGHTS);
         assert!(DraughtsEval::with_weights(&[1.0]).is_none());
+    }
+
+    #[test]
+    fn weights_from_outside_must_be_finite_and_bounded() {
+        let mut weights = DEFAULT_WEIGHTS;
+        for bad in [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2.0 * plateau_core::MAX_WEIGHT,
+        ] {
+            weights[1] = bad;
+            assert!(
+                DraughtsEval::with_weights(&weights).is_none(),
+                "{bad} accepted"
+            );
+        }
+        weights[1] = -plateau_core::MAX_WEIGHT;
+        assert!(DraughtsEval::with_weights(&weights).is_some());
+    }
+
+    #[test]
+    fn huge_weights_saturate_the_score_instead_of_overflowing() {
+        // One feature (men: 3 against 1) weighted so that weight x value leaves 32
+        // bits: the score is the limit, with the right sign on each side.
+        let mut weights = [0.0; FEATURES];
+        weights[0] = 3.0e7;
+        let eval = DraughtsEval::new(weights);
+        assert_eq!(
+            eval.evaluate(&Draughts::from_text("W:W46,28,12,K3:B20").unwrap()),
+            EVAL_LIMIT - 1
+        );
+        assert_eq!(
+            eval.evaluate(&Draughts::from_text("B:W46,28,12,K3:B20").unwrap()),
+            -(EVAL_LIMIT - 1)
+        );
     }
 }

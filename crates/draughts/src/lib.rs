@@ -20,13 +20,19 @@
 //!   one king) against a lone king, 16 moves each; one or two pieces (at least
 //!   one king) against a lone king, 5 moves each. When a capture turns the
 //!   first ending into the second, both limits run and the first to end
-//!   draws. Two kings against two kings has no special limit.
+//!   draws (the outcome names the one that ended). A capture from one small
+//!   ending into another (two pieces against a lone king down to one, or the
+//!   lone king taking a piece) keeps the running 5-move count: FMJD 6.5 does
+//!   not say whether it starts again, and plateau reads the material change
+//!   as the same ending going on (the stricter reading). Two kings against two
+//!   kings has no special limit.
 //! - A side that cannot move loses even if its opponent's last move also
 //!   completed a draw count.
 //! - The save file ([`Game::to_file`](plateau_core::Game::to_file)) is a PDN
 //!   game: the position from which the draw rules' memory starts, and the moves
 //!   since, so that reading it back restores the counters and the repetition
-//!   history.
+//!   history; a game played without the draw rules says so with a
+//!   `[DrawRules "off"]` tag.
 //! - Published perft numbers ignore the draw rules; so does a position made with
 //!   [`Draughts::with_draw_rules`]`(false)`.
 //!

@@ -282,6 +282,19 @@ fn parse_quiet(position: &Draughts, path: &[Square]) -> Result<Move, String> {
     Err(format!("{from}-{to} is not a legal move"))
 }
 
+/// Whether `listed` names each square of `captured` (a board mask) exactly
+/// once, in any order: the captured squares of the Hub form.
+fn lists_exactly(listed: &[Square], captured: u64) -> bool {
+    let mut mask = 0u64;
+    for square in listed {
+        if mask & square.bit() != 0 {
+            return false;
+        }
+        mask |= square.bit();
+    }
+    mask == captured
+}
+
 fn parse_capture(position: &Draughts, path: &[Square]) -> Result<Move, String> {
     if path.len() < 2 {
         return Err("a capture gives at least its start and end, like 28x19".into());
@@ -289,7 +302,9 @@ fn parse_capture(position: &Draughts, path: &[Square]) -> Result<Move, String> {
     let from = path[0];
     check_owner(position, from)?;
     let moves = legal(position);
-    let sequences = capture_sequences(position, from);
+    // Only full paths need the sequences (they allocate): not `28x19`, nor
+    // the Hub form, unless the move turns out wrong and needs explaining.
+    let full_paths = (path.len() > 2).then(|| capture_sequences(position, from));
     let mut matches: Vec<Move> = Vec::new();
     let mut add = |mv: Move| {
         if !matches.contains(&mv) {
@@ -299,16 +314,13 @@ fn parse_capture(position: &Draughts, path: &[Square]) -> Result<Move, String> {
     for &mv in moves.iter().filter(|m| m.is_capture() && m.from() == from) {
         // Start and end only, or start, end and the captured squares (Hub).
         let hub = mv.to() == path[1]
-            && (path.len() == 2
-                || (path.len() - 2 == mv.capture_count() as usize
-                    && path[2..]
-                        .iter()
-                        .all(|sq| mv.captured_mask() & sq.bit() != 0)));
+            && (path.len() == 2 || lists_exactly(&path[2..], mv.captured_mask()));
         // Or the full path, every landing square.
-        let full = path.len() > 2
-            && sequences.iter().any(|s| {
+        let full = full_paths.as_ref().is_some_and(|sequences| {
+            sequences.iter().any(|s| {
                 s.path == path[1..] && s.captured == mv.captured_mask() && s.to() == mv.to()
-            });
+            })
+        });
         if hub || full {
             add(mv);
         }
@@ -342,13 +354,12 @@ fn parse_capture(position: &Draughts, path: &[Square]) -> Result<Move, String> {
             examples(position, &moves)
         ));
     }
+    let sequences = full_paths.unwrap_or_else(|| capture_sequences(position, from));
     // A real sequence that takes too few pieces?
     let smaller = sequences.iter().find(|s| {
         (s.to() == path[1] && path.len() == 2)
             || s.path == path[1..]
-            || (s.to() == path[1]
-                && path.len() - 2 == s.count() as usize
-                && path[2..].iter().all(|sq| s.captured & sq.bit() != 0))
+            || (s.to() == path[1] && lists_exactly(&path[2..], s.captured))
     });
     if let Some(sequence) = smaller {
         let plural = |n: u32| if n == 1 { "piece" } else { "pieces" };

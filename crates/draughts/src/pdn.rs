@@ -18,11 +18,16 @@
 
 use crate::Draughts;
 use crate::moves::Move;
-use plateau_core::{Game, MoveList, Outcome, PositionError, Side};
+use plateau_core::{Game, Outcome, PositionError, Side};
 use std::fmt;
 
 /// Longest PDN text read at once.
 const MAX_PDN_LEN: usize = 4 << 20;
+
+/// plateau's tag for a game played without the draw rules (`[DrawRules "off"]`,
+/// see [`Draughts::with_draw_rules`]); written only then, so that a save file
+/// reloads the way it was played.
+pub const DRAW_RULES_TAG: &str = "DrawRules";
 
 /// Width PDN movetext is wrapped to.
 const LINE_WIDTH: usize = 79;
@@ -83,7 +88,8 @@ impl fmt::Display for PdnResult {
 /// A game read from or written to PDN.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
-    /// Tag pairs in file order, except `FEN` and `Result`, which are `start` and
+    /// Tag pairs in file order, except `FEN`, `DrawRules` and `Result`, which
+    /// are `start` (its position and whether it applies the draw rules) and
     /// `result`.
     pub tags: Vec<(String, String)>,
     /// The position the moves start from (the `[FEN]` tag, or the start).
@@ -191,6 +197,9 @@ pub fn write_game(game: &PdnGame) -> String {
     let start_text = game.start.to_text();
     if start_text != Draughts::new().to_text() {
         out.push_str(&format!("[FEN \"{start_text}\"]\n"));
+    }
+    if !game.start.draw_rules() {
+        out.push_str(&format!("[{DRAW_RULES_TAG} \"off\"]\n"));
     }
     out.push('\n');
 
@@ -435,11 +444,26 @@ impl<'a> Reader<'a> {
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut fen: Option<(String, usize)> = None;
         let mut tag_result: Option<PdnResult> = None;
+        let mut draw_rules = true;
         while self.peek() == Some('[') {
             let line = self.line;
             let (name, value) = self.tag()?;
             match name.as_str() {
                 "FEN" => fen = Some((value, line)),
+                DRAW_RULES_TAG => {
+                    draw_rules = match value.trim() {
+                        "on" => true,
+                        "off" => false,
+                        other => {
+                            return Err(PdnError {
+                                line,
+                                reason: format!(
+                                    "the {DRAW_RULES_TAG} tag must be on or off, not {other:?}"
+                                ),
+                            });
+                        }
+                    };
+                }
                 "Result" => {
                     tag_result = Some(PdnResult::parse(value.trim()).ok_or_else(|| PdnError {
                         line,
@@ -466,10 +490,10 @@ impl<'a> Reader<'a> {
                 reason: format!("the FEN tag: {e}"),
             })?,
             None => Draughts::new(),
-        };
+        }
+        .with_draw_rules(draw_rules);
         let mut position = start.clone();
         let mut moves = Vec::new();
-        let mut list = MoveList::new();
         let mut moves_result = None;
         loop {
             self.skip_trivia()?;
@@ -518,8 +542,6 @@ impl<'a> Reader<'a> {
                     reason: format!("move {number} ({side}): {e}"),
                 }
             })?;
-            position.legal_moves(&mut list);
-            debug_assert!(list.contains(&mv));
             position.play(mv);
             moves.push(mv);
         }

@@ -67,6 +67,11 @@ pub(crate) struct State {
     pub(crate) reversible: u16,
     /// Plies played in the current "pieces against a lone king" ending.
     pub(crate) endgame: u16,
+    /// In a small ending reached by a capture late in "three against a lone
+    /// king": the count runs on from that ending, and reaching the small
+    /// ending's limit means the 16-move limit ran out first (the reason the
+    /// draw gives).
+    pub(crate) carried: bool,
     /// `DrawRule::code` when a draw rule has ended the game, else 0.
     pub(crate) draw: u8,
     pub(crate) side: Side,
@@ -123,6 +128,7 @@ impl Draughts {
                 hash: 0,
                 reversible: 0,
                 endgame: 0,
+                carried: false,
                 draw: 0,
                 side,
             },
@@ -136,11 +142,15 @@ impl Draughts {
     /// The same position with the draw rules switched on or off. Published perft
     /// counts ignore them (from 20 kings against 20, a threefold repetition is
     /// possible from ply 8 on, so perft 9 differs); games always apply them.
+    ///
+    /// The counters run either way, so switching the rules on judges the
+    /// position at once: a count already past its limit draws it. Only the
+    /// current position is judged; the history keeps the states it was played
+    /// with, and `undo` restores them as they were.
     pub fn with_draw_rules(mut self, on: bool) -> Draughts {
         self.draw_rules = on;
-        if !on {
-            self.s.draw = 0;
-        }
+        let s = self.s;
+        self.s.draw = self.draw_code(&s, endgame_limit(s.pieces, s.kings));
         self
     }
 
@@ -210,11 +220,12 @@ impl Draughts {
     /// How many times the current position has occurred since the last capture
     /// or man move (itself included).
     pub fn repetitions(&self) -> usize {
-        self.occurrences(self.s.hash, self.s.reversible)
+        self.occurrences(&self.s)
     }
 
     /// The position `back` plies ago (0 = now; at most the plies played since
-    /// the setup), without its own history, and the moves played since.
+    /// the setup), without its own history, and the moves played since. It
+    /// applies the draw rules if this position does.
     pub(crate) fn past(&self, back: usize) -> (Draughts, Vec<Move>) {
         let len = self.history.len();
         let back = back.min(len);
@@ -225,7 +236,9 @@ impl Draughts {
             (record.state.pieces, record.state.kings, record.state.side)
         };
         let moves = self.history[len - back..].iter().map(|r| r.mv).collect();
-        (Draughts::from_parts(pieces, kings, side), moves)
+        let mut start = Draughts::from_parts(pieces, kings, side);
+        start.draw_rules = self.draw_rules;
+        (start, moves)
     }
 
     /// How many past plies the draw rules still remember: replaying them from the
@@ -278,57 +291,79 @@ impl Draughts {
         } else {
             0
         };
-        let endgame = if limit == 0 {
-            0
+        let (endgame, carried) = if limit == 0 {
+            (0, false)
         } else {
             let before_limit = endgame_limit(before.pieces, before.kings);
             let played = before.endgame.saturating_add(1);
             if before_limit == limit {
-                played
+                // The same ending, or one small ending leading to another
+                // (FMJD 6.5 does not say; plateau keeps the running count).
+                (played, before.carried)
             } else if before_limit == THREE_AGAINST_KING_LIMIT {
                 // A capture turned "three against a lone king" into a smaller
                 // ending: the 16-move limit still runs, and the 5-move one starts;
-                // whichever ends first draws.
-                played.saturating_sub(THREE_AGAINST_KING_LIMIT - SMALL_AGAINST_KING_LIMIT)
+                // whichever ends first draws. When fewer than 5 moves each
+                // remain of the 16, the count carries over and its end is the
+                // 16-move limit's.
+                let carried =
+                    played.saturating_sub(THREE_AGAINST_KING_LIMIT - SMALL_AGAINST_KING_LIMIT);
+                (carried, carried > 0)
             } else {
-                0
+                (0, false)
             }
         };
-        let draw = if !self.draw_rules {
-            0
-        } else if reversible >= KING_MOVES_LIMIT {
-            DrawRule::KingMoves.code()
-        } else if limit != 0 && endgame >= limit {
-            if limit == THREE_AGAINST_KING_LIMIT {
-                DrawRule::ThreeAgainstKing.code()
-            } else {
-                DrawRule::SmallAgainstKing.code()
-            }
-        } else if reversible >= 8 && self.occurrences(hash, reversible) >= 3 {
-            DrawRule::Repetition.code()
-        } else {
-            0
-        };
-        State {
+        let mut next = State {
             pieces,
             kings,
             hash,
             reversible,
             endgame,
-            draw,
+            carried,
+            draw: 0,
             side: !before.side,
+        };
+        next.draw = self.draw_code(&next, limit);
+        next
+    }
+
+    /// `DrawRule::code` of the rule that ends the game in `state`, whose ending
+    /// limit is `limit`, or 0. The history's last record is the ply before
+    /// `state`.
+    #[inline(always)]
+    fn draw_code(&self, state: &State, limit: u16) -> u8 {
+        if !self.draw_rules {
+            0
+        } else if state.reversible >= KING_MOVES_LIMIT {
+            DrawRule::KingMoves.code()
+        } else if limit != 0 && state.endgame >= limit {
+            if limit == THREE_AGAINST_KING_LIMIT || state.carried {
+                DrawRule::ThreeAgainstKing.code()
+            } else {
+                DrawRule::SmallAgainstKing.code()
+            }
+        } else if state.reversible >= 8 && self.occurrences(state) >= 3 {
+            DrawRule::Repetition.code()
+        } else {
+            0
         }
     }
 
-    /// How many times the position with `hash` occurs in the last `reversible`
-    /// plies of the history, plus one for itself. The history's last record is
-    /// one ply back.
-    fn occurrences(&self, hash: u64, reversible: u16) -> usize {
+    /// How many times the position of `state` (pieces, kings, side) occurs in
+    /// its last `reversible` plies of history, plus one for itself. The
+    /// history's last record is one ply back. The hash only screens: equal
+    /// hashes of different positions do not count.
+    fn occurrences(&self, state: &State) -> usize {
         let mut count = 1;
         let len = self.history.len();
         let mut back = 4;
-        while back <= reversible as usize && back <= len {
-            if self.history[len - back].state.hash == hash {
+        while back <= state.reversible as usize && back <= len {
+            let earlier = &self.history[len - back].state;
+            if earlier.hash == state.hash
+                && earlier.pieces == state.pieces
+                && earlier.kings == state.kings
+                && earlier.side == state.side
+            {
                 count += 1;
             }
             back += 2;
@@ -446,6 +481,7 @@ impl Game for Draughts {
         self.s.hash = next.hash;
         self.s.reversible = next.reversible;
         self.s.endgame = next.endgame;
+        self.s.carried = next.carried;
         self.s.draw = next.draw;
         self.s.side = next.side;
     }
@@ -543,5 +579,35 @@ impl Game for Draughts {
     /// A PDN game (or a bare FEN), replayed to its last position.
     fn from_file(text: &str) -> Result<Draughts, PositionError> {
         crate::pdn::read_position_file(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repetitions_compare_positions_not_only_hashes() {
+        let mut game = Draughts::from_text("W:WK47,45:BK4,6").unwrap();
+        let mut list = MoveList::new();
+        game.legal_moves(&mut list);
+        let mv = list[0];
+        let now = game.s;
+        // Another position, same side to move, forged with the same hash: what
+        // a Zobrist collision would look like.
+        let collision = State {
+            hash: now.hash,
+            ..Draughts::from_text("W:WK42,45:BK9,6").unwrap().s
+        };
+        game.s.reversible = 8;
+        // The repetition rule reads 4, 6 and 8 plies back.
+        let record = |state| Record { state, mv };
+        game.history = vec![record(collision); 8];
+        assert_eq!(game.repetitions(), 1);
+        game.history[0] = record(now);
+        game.history[4] = record(now);
+        assert_eq!(game.repetitions(), 3);
+        game.history[4] = record(collision);
+        assert_eq!(game.repetitions(), 2);
     }
 }

@@ -141,6 +141,32 @@ fn malformed_moves_are_refused_and_leave_the_game_alone() {
 }
 
 #[test]
+fn hub_captures_must_list_each_captured_square_exactly_once() {
+    // 33x13 takes 29 and 19: listed in either order it is the move, listed
+    // with a square twice (and the other left out) it is not.
+    let majority = Draughts::from_text("W:W33:BK28,29,19").unwrap();
+    let legal = majority.parse_move("33x13").unwrap();
+    for text in ["33x13x19x29", "33x13x29x19"] {
+        assert_eq!(majority.parse_move(text).unwrap(), legal, "{text}");
+    }
+    for text in ["33x13x19x19", "33x13x29x29"] {
+        let err = majority.parse_move(text).expect_err(text).to_string();
+        assert!(
+            err.contains("33x13 takes 19, 29, not the squares listed"),
+            "{text}: {err}"
+        );
+    }
+    // The same check when explaining a refusal: 23x41 taking 28 and 37 is
+    // too small a capture, but "23x41x28x28" does not name it.
+    let three = Draughts::from_text("W:W23:B17,27,28,37").unwrap();
+    let err = three.parse_move("23x41x28x37").unwrap_err().to_string();
+    assert!(err.contains("23x32x41 takes 2 pieces"), "{err}");
+    let err = three.parse_move("23x41x28x28").unwrap_err().to_string();
+    assert!(!err.contains("23x32x41"), "{err}");
+    assert!(err.contains("no legal capture matches"), "{err}");
+}
+
+#[test]
 fn junk_files_are_refused_with_the_line_at_fault() {
     let cases = [
         (

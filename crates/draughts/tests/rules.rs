@@ -307,6 +307,15 @@ fn entering_a_smaller_ending_starts_its_own_count() {
     assert_eq!(game.endgame_plies(), (0, 10));
     play(&mut game, "46-41");
     assert_eq!(game.endgame_plies(), (1, 10));
+    // Its own 5 moves end first (32 plies of the 16-move limit are far off).
+    shuffle_kings(&mut game, 8);
+    assert!(game.outcome().is_none());
+    shuffle_kings(&mut game, 1);
+    assert_eq!(game.draw_rule(), Some(DrawRule::SmallAgainstKing));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(DrawRule::SmallAgainstKing.reason())
+    );
 }
 
 #[test]
@@ -335,6 +344,49 @@ fn a_capture_late_in_the_16_moves_keeps_their_limit() {
     assert_eq!(reread.endgame_plies(), (4, 10));
     assert_eq!(reread.to_text(), game.to_text());
     shuffle_kings(&mut game, 5);
+    assert!(game.outcome().is_none());
+    shuffle_kings(&mut game, 1);
+    // 32 plies since three against one began: the 16-move limit ran out, and
+    // the draw says so.
+    assert_eq!(game.draw_rule(), Some(DrawRule::ThreeAgainstKing));
+    assert_eq!(
+        game.outcome().map(|o| o.reason),
+        Some(DrawRule::ThreeAgainstKing.reason())
+    );
+    // The save file keeps that too.
+    let reread = Draughts::from_file(&game.to_file()).unwrap();
+    assert_eq!(reread.draw_rule(), Some(DrawRule::ThreeAgainstKing));
+}
+
+/// Plays a king move of the side to move that lets the opponent capture, then
+/// that capture, choosing them so that no capture back is possible.
+fn offer_and_take(game: &mut Draughts) {
+    for offer in legal(game) {
+        let mut next = game.clone();
+        next.play(offer);
+        for take in legal(&next).into_iter().filter(|m| m.is_capture()) {
+            let mut after = next.clone();
+            after.play(take);
+            if after.outcome().is_none() && legal(&after).iter().all(|m| !m.is_capture()) {
+                *game = after;
+                return;
+            }
+        }
+    }
+    panic!("no king move hangs a piece safely in {}", game.to_text());
+}
+
+#[test]
+fn one_small_ending_leading_to_another_keeps_the_running_count() {
+    // Two kings against one, then one against one after the lone king takes:
+    // FMJD 6.5 does not say whether the 5 moves start again; plateau keeps
+    // counting (see the crate documentation).
+    let mut game = pos("W:WK46,K47:BK3");
+    shuffle_kings(&mut game, 4);
+    offer_and_take(&mut game);
+    assert_eq!(game.endgame_plies(), (6, 10));
+    assert_eq!(pos(&game.to_text()).endgame_plies(), (0, 10));
+    shuffle_kings(&mut game, 3);
     assert!(game.outcome().is_none());
     shuffle_kings(&mut game, 1);
     assert_eq!(game.draw_rule(), Some(DrawRule::SmallAgainstKing));
@@ -369,15 +421,83 @@ fn undo_restores_captures_crowning_and_counters() {
     assert_eq!(kings, start);
 }
 
-#[test]
-fn draw_rules_can_be_switched_off_for_pure_counts() {
-    let mut game = pos("W:WK46,K47:BK3").with_draw_rules(false);
-    for _ in 0..30 {
-        let mv = legal(&game)[0];
+/// Plays the first legal move `plies` times (kings shuffling: repetitions
+/// come soon).
+fn first_moves(game: &mut Draughts, plies: usize) {
+    for ply in 0..plies {
+        let mv = *legal(game)
+            .first()
+            .unwrap_or_else(|| panic!("no move at ply {ply} in {}", game.to_text()));
         game.play(mv);
     }
-    assert!(game.outcome().is_none());
-    assert_eq!(game.draw_rule(), None);
+}
+
+#[test]
+fn draw_rules_can_be_switched_off_for_pure_counts() {
+    // With the rules on, two kings against one draw after 10 plies.
+    let mut on = pos("W:WK46,K47:BK3");
+    first_moves(&mut on, 10);
+    assert_eq!(on.draw_rule(), Some(DrawRule::SmallAgainstKing));
+    assert!(legal(&on).is_empty());
+    // Off, the same moves go on past every limit: the ending's, and the
+    // third (and later) occurrences of a position.
+    let mut off = pos("W:WK46,K47:BK3").with_draw_rules(false);
+    assert!(!off.draw_rules());
+    first_moves(&mut off, 60);
+    assert!(off.outcome().is_none());
+    assert_eq!(off.draw_rule(), None);
+    assert!(!legal(&off).is_empty());
+    assert!(off.repetitions() >= 3, "{}", off.repetitions());
+    assert_eq!(off.king_move_plies(), 60);
+    assert_eq!(off.endgame_plies(), (60, 10));
+    // And perft counts every leaf.
+    let mut list = MoveList::new();
+    assert_eq!(off.count_legal_moves(&mut list), legal(&off).len() as u64);
+}
+
+#[test]
+fn switching_the_draw_rules_on_judges_the_position_at_once() {
+    let mut game = pos("W:WK46,K47:BK3").with_draw_rules(false);
+    first_moves(&mut game, 30);
+    let judged = game.clone().with_draw_rules(true);
+    assert_eq!(judged.draw_rule(), Some(DrawRule::SmallAgainstKing));
+    assert!(legal(&judged).is_empty());
+    assert!(judged.outcome().is_some_and(|o| o.winner.is_none()));
+    // Repetition alone (no ending limit: two kings each, men on the edges).
+    let mut kings = pos("W:WK47,K48,35,45:BK3,K4,6,16").with_draw_rules(false);
+    for _ in 0..2 {
+        for text in ["47-42", "4-9", "42-47", "9-4"] {
+            play(&mut kings, text);
+        }
+    }
+    assert_eq!(kings.draw_rule(), None);
+    let judged = kings.clone().with_draw_rules(true);
+    assert_eq!(judged.draw_rule(), Some(DrawRule::Repetition));
+    // Off again: the game goes on.
+    assert_eq!(judged.with_draw_rules(false).draw_rule(), None);
+}
+
+#[test]
+fn the_save_file_keeps_the_draw_rules_switch() {
+    let mut game = pos("W:WK46,K47:BK3").with_draw_rules(false);
+    first_moves(&mut game, 30);
+    let file = game.to_file();
+    assert!(file.contains("[DrawRules \"off\"]"), "{file}");
+    let reread = Draughts::from_file(&file).unwrap();
+    assert!(!reread.draw_rules());
+    assert_eq!(reread.outcome(), None);
+    assert_eq!(reread.to_text(), game.to_text());
+    assert_eq!(reread.endgame_plies(), game.endgame_plies());
+    assert_eq!(reread.king_move_plies(), game.king_move_plies());
+    // With the rules on (always, in games) the tag is not written.
+    let mut on = pos("W:WK46,K47:BK3");
+    first_moves(&mut on, 4);
+    let file = on.to_file();
+    assert!(!file.contains("DrawRules"), "{file}");
+    assert!(Draughts::from_file(&file).unwrap().draw_rules());
+    // Anything but on or off is refused.
+    let err = Draughts::from_file("[DrawRules \"maybe\"]\n*").unwrap_err();
+    assert!(err.to_string().contains("on or off"), "{err}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 use crate::position::Phase;
 use crate::square::{BOTTOM_EDGE, LISERE_MASK, NEIGHBOURS, TOP_EDGE, squares};
 use crate::{Escampe, Move, Square};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, MoveList, Rng, Side};
+use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, MoveList, Rng, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 8] = [
@@ -299,9 +299,12 @@ impl EscampeEval {
         EscampeEval::new(DEFAULT_WEIGHTS, PlacementStyle::Searched)
     }
 
-    /// Weights read from a list (for the tuner and weight files).
+    /// Weights read from a list (for the tuner and weight files): `None`
+    /// unless there is one per feature, each finite and within
+    /// ±[`MAX_WEIGHT`](plateau_core::MAX_WEIGHT) (see [`check_weights`]).
     pub fn with_weights(weights: &[f32]) -> Option<EscampeEval> {
         let weights: [f32; FEATURES] = weights.try_into().ok()?;
+        check_weights(&FEATURE_NAMES, &weights).ok()?;
         Some(EscampeEval::new(weights, PlacementStyle::Searched))
     }
 
@@ -318,8 +321,15 @@ impl Evaluator<Escampe> for EscampeEval {
         }
         let mut values = [0i32; FEATURES];
         EscampeFeatures::fill(position, &mut values, self.extra, self.mobility);
-        let sum: i32 = values.iter().zip(&self.fixed).map(|(&v, &w)| v * w).sum();
-        (sum / WEIGHT_SCALE as i32).clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+        // In 64 bits: weights near their bound times large feature values
+        // would overflow 32.
+        let sum: i64 = values
+            .iter()
+            .zip(&self.fixed)
+            .map(|(&v, &w)| i64::from(v) * i64::from(w))
+            .sum();
+        let limit = i64::from(EVAL_LIMIT - 1);
+        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
     }
 
     fn book_move(&self, position: &Escampe, rng: &mut Rng) -> Option<Move> {
@@ -521,5 +531,41 @@ mod tests {
         EscampeEval::standard().candidate_moves(&position, &mut list);
         let best = list[0];
         assert!(placement_score(&position, best) >= 10_000, "{best}");
+    }
+
+    #[test]
+    fn weights_from_outside_must_be_finite_and_bounded() {
+        let mut weights = DEFAULT_WEIGHTS;
+        for bad in [
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2.0 * plateau_core::MAX_WEIGHT,
+        ] {
+            weights[1] = bad;
+            assert!(
+                EscampeEval::with_weights(&weights).is_none(),
+                "{bad} accepted"
+            );
+        }
+        weights[1] = -plateau_core::MAX_WEIGHT;
+        assert!(EscampeEval::with_weights(&weights).is_some());
+    }
+
+    #[test]
+    fn huge_weights_saturate_the_score_instead_of_overflowing() {
+        // One feature (attack_sum: 30 against 27) weighted so that weight x value leaves 32
+        // bits: the score is the limit, with the right sign on each side.
+        let mut weights = [0.0; FEATURES];
+        weights[0] = 3.0e7;
+        let eval = EscampeEval::new(weights, PlacementStyle::Searched);
+        assert_eq!(
+            eval.evaluate(&Escampe::from_text("n1B2b/2b3/b1nn2/5b/2b3/nnN3 b 2").unwrap()),
+            EVAL_LIMIT - 1
+        );
+        assert_eq!(
+            eval.evaluate(&Escampe::from_text("n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2").unwrap()),
+            -(EVAL_LIMIT - 1)
+        );
     }
 }

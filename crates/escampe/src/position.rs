@@ -78,9 +78,16 @@ impl Escampe {
         self.max_plies
     }
 
-    /// Plies played since this position was created.
+    /// Plies played since this position was created (or, read from a board
+    /// file, since the game began).
     pub fn ply(&self) -> u32 {
         self.ply
+    }
+
+    /// The same position with `ply` plies already played (a board file's count).
+    pub(crate) fn with_ply(mut self, ply: u32) -> Escampe {
+        self.ply = ply;
+        self
     }
 
     pub fn phase(&self) -> Phase {

@@ -1,6 +1,6 @@
 //! The one-line position text and the course's board file.
 
-use crate::position::Phase;
+use crate::position::{DEFAULT_MAX_PLIES, Phase};
 use crate::square::{BOTTOM_EDGE, TOP_EDGE};
 use crate::{Escampe, Square};
 use plateau_core::{Game, PositionError, Side};
@@ -229,8 +229,9 @@ fn check_setup(setup: Setup) -> Result<Escampe, PositionError> {
     ))
 }
 
-/// The course's board file, row 1 first, with the side to move and the imposed
-/// liseré kept in comment lines so that a saved game reloads exactly.
+/// The course's board file, row 1 first, with the side to move, the imposed
+/// liseré, the plies played and the ply limit (when not the default) kept in
+/// comment lines so that a saved game reloads exactly, ply limit included.
 pub(crate) fn format_file(position: &Escampe) -> String {
     let mut file = String::from("% ABCDEF\n");
     for row in 0..6u8 {
@@ -250,7 +251,26 @@ pub(crate) fn format_file(position: &Escampe) -> String {
         Some(k) => file.push_str(&format!("% constraint: {k}\n")),
         None => file.push_str("% constraint: -\n"),
     }
+    file.push_str(&format!("% ply: {}\n", position.ply()));
+    if position.max_plies() != DEFAULT_MAX_PLIES {
+        file.push_str(&format!("% max plies: {}\n", position.max_plies()));
+    }
     file
+}
+
+/// A count in a comment line: ASCII digits only.
+fn parse_count(value: &str, what: &str, line_no: usize) -> Result<u32, PositionError> {
+    let value = value.trim();
+    let number = (!value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| value.parse::<u32>().ok())
+        .flatten();
+    number.ok_or_else(|| {
+        PositionError::new(format!(
+            "line {line_no}: {what} is a number from 0 to {}, not {:?}",
+            u32::MAX,
+            value.chars().take(20).collect::<String>()
+        ))
+    })
 }
 
 pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
@@ -265,6 +285,8 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
     };
     let mut side = None;
     let mut constraint = None;
+    let mut ply = None;
+    let mut max_plies = None;
     let mut rows_seen = [false; 6];
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
@@ -289,6 +311,10 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
                     parse_constraint(value.trim())
                         .map_err(|e| PositionError::new(format!("line {line_no}: {e}")))?,
                 );
+            } else if let Some(value) = comment.strip_prefix("ply:") {
+                ply = Some(parse_count(value, "the ply count", line_no)?);
+            } else if let Some(value) = comment.strip_prefix("max plies:") {
+                max_plies = Some(parse_count(value, "the ply limit", line_no)?);
             }
             continue;
         }
@@ -339,7 +365,15 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
     };
     setup.side = side.unwrap_or(default_side);
     setup.constraint = constraint.unwrap_or(0);
+    let max_plies = max_plies.unwrap_or(DEFAULT_MAX_PLIES);
+    let ply = ply.unwrap_or(0);
+    if ply > max_plies {
+        // A game stops at its limit.
+        return err(format!(
+            "{ply} plies played is past the ply limit of {max_plies}"
+        ));
+    }
     let position = check_setup(setup)?;
     debug_assert!(position.phase() != Phase::Play || position.pieces(Side::White) != 0);
-    Ok(position)
+    Ok(position.with_max_plies(max_plies).with_ply(ply))
 }

@@ -96,6 +96,30 @@ fn junk_files_are_refused_with_the_line_at_fault() {
             "constraint",
         ),
         (good.replace("03 ------ 03\n", ""), "no line for row 3"),
+        (
+            good.replace("% ply: 0", "% ply: +3"),
+            "the ply count is a number from 0 to 4294967295, not \"+3\"",
+        ),
+        (
+            good.replace("% ply: 0", "% ply: -1"),
+            "the ply count is a number",
+        ),
+        (
+            good.replace("% ply: 0", "% ply: 99999999999"),
+            "the ply count is a number",
+        ),
+        (
+            good.replace("% ply: 0", "% ply: 1001"),
+            "past the ply limit of 1000",
+        ),
+        (
+            good.replace("% ply: 0", "% ply: 11\n% max plies: 10"),
+            "past the ply limit of 10",
+        ),
+        (
+            good.replace("% ply: 0", "% max plies: ten"),
+            "the ply limit is a number",
+        ),
         (good.replace("04 ------ 04", "04 --x--- 04"), "not a piece"),
         ("hello\n".to_string(), "line 1"),
         (String::new(), "no line for row 1"),

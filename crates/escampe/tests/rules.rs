@@ -354,6 +354,52 @@ fn the_hash_tells_side_and_constraint_apart() {
     assert_eq!(hashes.len(), 4);
 }
 
+/// Plays `plies` quiet moves (never taking a unicorn).
+fn quiet_moves(game: &mut Escampe, plies: usize) {
+    for _ in 0..plies {
+        assert!(game.outcome().is_none());
+        let mut list = MoveList::new();
+        game.legal_moves(&mut list);
+        let quiet = *list.iter().find(|&&m| !game.is_noisy(m)).unwrap();
+        game.play(quiet);
+    }
+}
+
+#[test]
+fn the_board_file_keeps_the_ply_count_and_the_ply_limit() {
+    // Seven plies of ten: the reloaded game has three left, not a fresh ten.
+    let mut game = pos(OPENING).with_max_plies(10);
+    quiet_moves(&mut game, 7);
+    let saved = game.to_file();
+    assert!(saved.contains("% ply: 7\n"), "{saved}");
+    assert!(saved.contains("% max plies: 10\n"), "{saved}");
+    let mut reread = Escampe::from_file(&saved).unwrap();
+    assert_eq!((reread.ply(), reread.max_plies()), (7, 10));
+    assert_eq!(reread.to_text(), game.to_text());
+    quiet_moves(&mut reread, 3);
+    assert_eq!(reread.outcome().map(|o| o.reason), Some("ply limit"));
+    // A game drawn at the limit reloads drawn.
+    let drawn = Escampe::from_file(&reread.to_file()).unwrap();
+    assert_eq!(drawn.outcome(), reread.outcome());
+    assert!(moves_of(&drawn).is_empty());
+    // The default limit is not written; a file without counts starts at 0.
+    let fresh = pos(OPENING).to_file();
+    assert!(
+        fresh.contains("% ply: 0\n") && !fresh.contains("max plies"),
+        "{fresh}"
+    );
+    let bare: String = fresh
+        .lines()
+        .filter(|l| !l.contains("ply"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let old = Escampe::from_file(&bare).unwrap();
+    assert_eq!(
+        (old.ply(), old.max_plies()),
+        (0, plateau_escampe::DEFAULT_MAX_PLIES)
+    );
+}
+
 #[test]
 fn the_board_file_round_trips_and_defaults_to_white_free() {
     let file = "% ABCDEF\n01 bb---- 01\n02 -Bb-bb 02\n03 ------ 03\n04 ------ 04\n05 -n-n-n 05\n06 n-N-n- 06\n% ABCDEF\n";

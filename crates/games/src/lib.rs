@@ -192,7 +192,7 @@ impl GameSpec {
     }
 
     /// An engine of `profile` evaluating with `weights` (one per feature of
-    /// [`GameInfo::tuning`]).
+    /// [`GameInfo::tuning`], each finite and within ±[`plateau_core::MAX_WEIGHT`]).
     pub fn engine_with_weights(
         &self,
         weights: &[f32],
@@ -200,6 +200,10 @@ impl GameSpec {
         seed: u64,
     ) -> Result<Box<dyn AnyEngine>, String> {
         let tuning = &self.info.tuning;
+        if weights.len() == tuning.features.len() {
+            plateau_core::check_weights(tuning.features, weights)
+                .map_err(|problem| format!("{}: {problem}", self.info.name))?;
+        }
         (tuning.engine)(self, weights, profile, seed).ok_or_else(|| {
             format!(
                 "{} has {} evaluation features ({}), {} weights were given",
@@ -270,6 +274,25 @@ mod tests {
                 .err()
                 .unwrap();
             assert!(err.contains("weights were given"), "{err}");
+        }
+    }
+
+    #[test]
+    fn weights_that_are_not_finite_or_absurd_are_refused_by_name() {
+        for &info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            let mut weights = info.tuning.default_weights.to_vec();
+            for bad in [f32::NAN, f32::INFINITY, -1.0e9] {
+                weights[0] = bad;
+                let err = spec
+                    .engine_with_weights(&weights, Profile::Level(Level::Beginner), 1)
+                    .err()
+                    .unwrap_or_else(|| panic!("{}: weight {bad} accepted", info.name));
+                assert!(
+                    err.contains(&format!("weight 1 ({})", info.tuning.features[0])),
+                    "{err}"
+                );
+            }
         }
     }
 
