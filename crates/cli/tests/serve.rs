@@ -25,7 +25,10 @@ impl Server {
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
         let address = loop {
-            let line = lines.next().expect("the server says where it listens").unwrap();
+            let line = lines
+                .next()
+                .expect("the server says where it listens")
+                .unwrap();
             if let Some(rest) = line.split("http://").nth(1) {
                 break rest.split_whitespace().next().unwrap().to_string();
             }
@@ -44,7 +47,9 @@ impl Server {
     /// A minimal HTTP/1.1 request; returns (status, body).
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
         write!(
             stream,
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -62,7 +67,10 @@ impl Server {
 
 fn field(json: &str, name: &str) -> String {
     let key = format!("\"{name}\":\"");
-    let start = json.find(&key).unwrap_or_else(|| panic!("{name} in {json}")) + key.len();
+    let start = json
+        .find(&key)
+        .unwrap_or_else(|| panic!("{name} in {json}"))
+        + key.len();
     json[start..].split('"').next().unwrap().to_string()
 }
 
@@ -96,7 +104,10 @@ fn kill_9_loses_no_acknowledged_move() {
     let server = Server::start(&db);
     let (status, state) = server.request("GET", &format!("/api/rooms/{code}"), "");
     assert_eq!(status, 200, "{state}");
-    assert!(state.contains(r#""moves":["C6/B5/D5/F5/A6/E6"]"#), "{state}");
+    assert!(
+        state.contains(r#""moves":["C6/B5/D5/F5/A6/E6"]"#),
+        "{state}"
+    );
     assert!(state.contains(r#""version":3"#), "{state}");
     // The same tokens still hold the same seats.
     let (status, body) = server.request(

@@ -122,7 +122,11 @@ async fn new_room(client: &reqwest::Client, url: &str) -> Room {
 fn legal(state: &Value) -> Vec<String> {
     state["legal_moves"]
         .as_array()
-        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -190,11 +194,18 @@ async fn main() {
         errors: AtomicU64::new(0),
     });
     let warmup = Duration::from_secs(10);
-    let until = Instant::now() + warmup + Duration::from_secs(options.seconds) + Duration::from_secs(2);
+    let until =
+        Instant::now() + warmup + Duration::from_secs(options.seconds) + Duration::from_secs(2);
     eprintln!("opening {} event streams...", options.clients);
     for i in 0..options.clients {
         let code = rooms[i % rooms.len()].code.clone();
-        tokio::spawn(subscribe(address.clone(), code, Arc::clone(&sent), Arc::clone(&stats), until));
+        tokio::spawn(subscribe(
+            address.clone(),
+            code,
+            Arc::clone(&sent),
+            Arc::clone(&stats),
+            until,
+        ));
         if i % 200 == 199 {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -211,26 +222,39 @@ async fn main() {
     let stop = Instant::now() + Duration::from_secs(options.seconds);
     let mut next = 0;
     let mut posted = 0u64;
-    let rooms: Vec<Arc<tokio::sync::Mutex<Room>>> =
-        rooms.into_iter().map(|r| Arc::new(tokio::sync::Mutex::new(r))).collect();
+    let rooms: Vec<Arc<tokio::sync::Mutex<Room>>> = rooms
+        .into_iter()
+        .map(|r| Arc::new(tokio::sync::Mutex::new(r)))
+        .collect();
     while Instant::now() < stop {
         ticker.tick().await;
         let room = Arc::clone(&rooms[next % rooms.len()]);
         next += 1;
-        let (client, url, sent, stats) = (client.clone(), options.url.clone(), Arc::clone(&sent), Arc::clone(&stats));
+        let (client, url, sent, stats) = (
+            client.clone(),
+            options.url.clone(),
+            Arc::clone(&sent),
+            Arc::clone(&stats),
+        );
         posted += 1;
         tokio::spawn(async move {
-            let Ok(mut room) = room.try_lock() else { return };
+            let Ok(mut room) = room.try_lock() else {
+                return;
+            };
             if room.legal.is_empty() {
                 *room = new_room(&client, &url).await;
                 return;
             }
             let mv = room.legal[(room.version as usize * 7) % room.legal.len()].clone();
             let started = Instant::now();
-            sent.lock().unwrap().insert((room.code.clone(), room.version + 1), started);
+            sent.lock()
+                .unwrap()
+                .insert((room.code.clone(), room.version + 1), started);
             let response = client
                 .post(format!("{url}/api/rooms/{}/moves", room.code))
-                .json(&json!({"token": room.tokens[room.side], "version": room.version, "move": mv}))
+                .json(
+                    &json!({"token": room.tokens[room.side], "version": room.version, "move": mv}),
+                )
                 .send()
                 .await;
             let Ok(response) = response else {
@@ -239,14 +263,22 @@ async fn main() {
             };
             let ok = response.status().is_success();
             let state: Value = response.json().await.unwrap_or(Value::Null);
-            stats.post_latency.lock().unwrap().push(started.elapsed().as_secs_f64() * 1000.0);
+            stats
+                .post_latency
+                .lock()
+                .unwrap()
+                .push(started.elapsed().as_secs_f64() * 1000.0);
             if !ok {
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 return;
             }
             room.version = state["version"].as_u64().unwrap_or(room.version + 1);
             room.side = usize::from(state["side_to_move"] == "black");
-            room.legal = if state["status"] == "playing" { legal(&state) } else { Vec::new() };
+            room.legal = if state["status"] == "playing" {
+                legal(&state)
+            } else {
+                Vec::new()
+            };
         });
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
