@@ -14,5 +14,6 @@ pub mod draughts_wire;
 pub mod dxp;
 pub mod escampe;
 pub mod hub;
+pub mod limits;
 pub mod line;
 pub mod net;

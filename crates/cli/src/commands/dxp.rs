@@ -7,17 +7,19 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Play draughts against another program over DamExchange (DXP, TCP). One side
-/// listens (the follower: it accepts the games proposed), the other connects
-/// (the initiator: it proposes the games, colours alternating, plateau White
-/// in the first). Every move is checked with plateau's rules; each side's
-/// engine budgets its own clock. Events go to stderr; each game and the score
-/// go to stdout. See docs/draughts-protocols.md.
-///
-/// Example, two plateau engines on one machine:
-///   plateau dxp --listen 27531 --engine expert
-///   plateau dxp --connect 127.0.0.1:27531 --games 4 --minutes 2 --pdn games.pdn
+/// Play draughts against another program over DamExchange (DXP, TCP).
 #[derive(Args)]
+#[command(after_long_help = "\
+One side listens (the follower: it accepts the games proposed), the other \
+connects (the initiator: it proposes the games, colours alternating, itself \
+White in the first). Every move is checked with plateau's rules; each engine \
+budgets its own clock. Events go to stderr; each game and the score go to stdout.
+
+Two plateau engines on one machine:
+  plateau dxp --listen 27531 --engine expert
+  plateau dxp --connect 127.0.0.1:27531 --games 4 --minutes 2 --pdn games.pdn
+
+See docs/draughts-protocols.md (and for Scan, its scan.ini dxp-* settings).")]
 pub struct DxpArgs {
     /// Wait for the other program: a port (on 127.0.0.1) or ADDRESS:PORT
     /// (0.0.0.0:27531 to accept connections from the network). DXP's usual

@@ -6,6 +6,7 @@ use super::record::{GameRecord, write_pdn};
 use super::session::{DxpError, Next, Role, Session, Setup};
 use super::wire::{EndReason, Message, MoveMessage};
 use crate::draughts_wire::{describe_fields, move_from_fields};
+use crate::limits::within_level;
 use plateau_core::{Erased, Game, Outcome, Side};
 use plateau_draughts::Draughts;
 use plateau_draughts::pdn::PdnResult;
@@ -191,12 +192,12 @@ impl Session<'_> {
         }
     }
 
-    /// Our search limits: the level's depth and node caps, and our clock (or
-    /// the level's own time per move when the game has no clock).
+    /// Our search limits: our clock within the level's caps (or the level's
+    /// own pace when the game has no clock).
     fn limits(&self, board: &Board) -> Limits {
-        let profile = self.engine.default_limits();
+        let level = self.engine.default_limits();
         let Some(clock) = board.clock else {
-            return profile;
+            return level;
         };
         let setup = board.setup;
         let moves_to_go = (setup.move_limit > 0).then(|| {
@@ -205,16 +206,18 @@ impl Session<'_> {
                 .saturating_sub(ours_played)
                 .max(1)
         });
-        Limits {
-            depth: profile.depth,
-            nodes: profile.nodes,
-            movetime: None,
-            clock: Some(Clock {
-                remaining: clock.saturating_sub(board.times[setup.our_side.index()]),
-                increment: Duration::ZERO,
-                moves_to_go,
-            }),
-        }
+        let clock = Clock {
+            remaining: clock.saturating_sub(board.times[setup.our_side.index()]),
+            increment: Duration::ZERO,
+            moves_to_go,
+        };
+        within_level(
+            &level,
+            &Limits {
+                clock: Some(clock),
+                ..Limits::default()
+            },
+        )
     }
 
     /// Ends a game that cannot go on, without a result.

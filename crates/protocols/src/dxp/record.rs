@@ -30,17 +30,6 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// Our points: 1, ½ or 0; `None` for a game without a result.
-    pub fn our_points(&self) -> Option<f64> {
-        let winner = match self.result {
-            PdnResult::WhiteWins => Side::White,
-            PdnResult::BlackWins => Side::Black,
-            PdnResult::Draw => return Some(0.5),
-            PdnResult::Unknown => return None,
-        };
-        Some(if winner == self.our_side { 1.0 } else { 0.0 })
-    }
-
     /// The game in PDN, with its players, time control and how it ended.
     pub fn pdn(&self, date: &str) -> PdnGame {
         let mut tags: Vec<(String, String)> = vec![
@@ -166,15 +155,13 @@ mod tests {
     }
 
     #[test]
-    fn points_and_summary() {
+    fn the_summary_counts_from_our_side() {
         let records = [
             record(Side::White, PdnResult::WhiteWins),
             record(Side::Black, PdnResult::WhiteWins),
             record(Side::Black, PdnResult::Draw),
             record(Side::White, PdnResult::Unknown),
         ];
-        let points: Vec<Option<f64>> = records.iter().map(|r| r.our_points()).collect();
-        assert_eq!(points, [Some(1.0), Some(0.0), Some(0.5), None]);
         assert_eq!(
             summary("plateau", &records),
             "plateau: 4 games: 1 won, 1 drawn, 1 lost, 1 without result; 1.5/3 (50.0%)"

@@ -2,6 +2,7 @@
 
 use super::MAX_LINE;
 use super::wire::{ServerMessage, colour_name};
+use crate::limits::within_level;
 use crate::line::{LineError, read_line};
 use crate::net::connect_with_retry;
 use plateau_core::{AnyGame, Side};
@@ -198,17 +199,15 @@ pub fn run_client(
 /// The engine's move within our clock: the arbiter grants about 500 ms before
 /// it starts counting, of which we use `FREE_THINKING`.
 fn choose(engine: &mut dyn AnyEngine, game: &Game) -> Result<String, ClientError> {
-    let profile_limits = engine.default_limits();
-    let limits = Limits {
-        depth: profile_limits.depth,
-        nodes: profile_limits.nodes,
-        movetime: None,
+    let clock = Limits {
         clock: Some(plateau_games::Clock {
             remaining: game.remaining + FREE_THINKING,
             increment: Duration::ZERO,
             moves_to_go: None,
         }),
+        ..Limits::default()
     };
+    let limits = within_level(&engine.default_limits(), &clock);
     let thought = engine
         .think(game.board.as_ref(), &limits, &mut |_| {})
         .map_err(ClientError::Engine)?;

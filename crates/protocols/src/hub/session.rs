@@ -5,6 +5,7 @@
 use super::command::{Command, GoMode, Level, parse};
 use super::wire::{error_line, format_line};
 use super::{MAX_LINE, PROTOCOL_VARIANT};
+use crate::limits::within_level;
 use crate::line::{LineError, read_line};
 use plateau_core::{Erased, Game};
 use plateau_draughts::Draughts;
@@ -218,20 +219,14 @@ impl Session {
         }
     }
 
-    /// The limits of the next search: the level's depth and node caps always
-    /// apply (they are what makes `expert` expert); the GUI's level replaces
-    /// only the level's own time per move.
+    /// The limits of the next search: the GUI's level within the engine
+    /// level's caps (pondering has no time limit of its own).
     fn limits(&self, engine: &dyn AnyEngine, mode: GoMode) -> Limits {
-        let profile = engine.default_limits();
-        let gui = match (mode, self.level) {
-            (GoMode::Ponder, _) => Limits::default(),
-            (_, None) => return profile,
-            (_, Some(level)) => level.limits(),
-        };
-        Limits {
-            depth: min_some(profile.depth, gui.depth),
-            nodes: min_some(profile.nodes, gui.nodes),
-            ..gui
+        let level = engine.default_limits();
+        match (mode, self.level) {
+            (GoMode::Ponder, _) => within_level(&level, &Limits::default()),
+            (_, None) => level,
+            (_, Some(gui)) => within_level(&level, &gui.limits()),
         }
     }
 
@@ -331,13 +326,6 @@ impl Session {
                 self.engine = Some(self.spec.engine_with(&self.choice, self.seed));
             }
         }
-    }
-}
-
-fn min_some<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
 }
 
