@@ -41,6 +41,10 @@ enum Command {
     EscampeClient(commands::escampe_client::EscampeClientArgs),
     /// Run an Escampe tournament arbiter for two clients.
     EscampeArbiter(commands::escampe_arbiter::EscampeArbiterArgs),
+    /// Play draughts as a Hub engine on stdin/stdout (for Hub GUIs and match tools).
+    Hub(commands::hub::HubArgs),
+    /// Play draughts against another program over DamExchange (DXP, TCP).
+    Dxp(commands::dxp::DxpArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::EscampeClient(args) => commands::escampe_client::run(args),
         Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),
+        Command::Hub(args) => commands::hub::run(args),
+        Command::Dxp(args) => commands::dxp::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

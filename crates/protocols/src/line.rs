@@ -1,5 +1,6 @@
-//! Reading newline-terminated messages from a byte stream without trusting it:
-//! a bounded length, any bytes (decoded leniently), and clear errors.
+//! Reading newline-terminated (or, for DamExchange, NUL-terminated) messages
+//! from a byte stream without trusting it: a bounded length, any bytes (decoded
+//! leniently), and clear errors.
 
 use std::io::{self, BufRead, BufReader};
 use std::net::TcpStream;
@@ -24,7 +25,7 @@ pub enum LineError {
 /// (the course's Java programs may write `Egalité` either way). An over-long
 /// line is consumed up to its newline and reported.
 pub fn read_line(reader: &mut impl BufRead, limit: usize) -> Result<String, LineError> {
-    read_line_inner(reader, limit, |_| Ok(()))
+    read_line_inner(reader, b'\n', limit, |_| Ok(()))
 }
 
 /// [`read_line`] from a socket, giving up at `deadline` however slowly the
@@ -34,18 +35,34 @@ pub fn read_line_until(
     limit: usize,
     deadline: Instant,
 ) -> Result<String, LineError> {
-    read_line_inner(reader, limit, |reader| {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(LineError::TimedOut);
-        }
-        reader.get_ref().set_read_timeout(Some(left))?;
-        Ok(())
-    })
+    read_line_inner(reader, b'\n', limit, |reader| wait_until(reader, deadline))
+}
+
+/// Reads one NUL-terminated message (the DamExchange framing) of at most
+/// `limit` bytes from a socket, giving up at `deadline`. Newlines and carriage
+/// returns around it are removed (some programs add them); an over-long message
+/// is consumed up to its NUL and reported.
+pub fn read_message_until(
+    reader: &mut BufReader<TcpStream>,
+    limit: usize,
+    deadline: Instant,
+) -> Result<String, LineError> {
+    let text = read_line_inner(reader, b'\0', limit, |reader| wait_until(reader, deadline))?;
+    Ok(text.trim_matches(['\r', '\n']).to_string())
+}
+
+fn wait_until(reader: &mut BufReader<TcpStream>, deadline: Instant) -> Result<(), LineError> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(LineError::TimedOut);
+    }
+    reader.get_ref().set_read_timeout(Some(left))?;
+    Ok(())
 }
 
 fn read_line_inner<R: BufRead>(
     reader: &mut R,
+    delimiter: u8,
     limit: usize,
     mut before_read: impl FnMut(&mut R) -> Result<(), LineError>,
 ) -> Result<String, LineError> {
@@ -73,7 +90,7 @@ fn read_line_inner<R: BufRead>(
             }
             break;
         }
-        let (chunk, found) = match buffer.iter().position(|&b| b == b'\n') {
+        let (chunk, found) = match buffer.iter().position(|&b| b == delimiter) {
             Some(end) => (&buffer[..end], Some(end + 1)),
             None => (buffer, None),
         };

@@ -1,8 +1,10 @@
 pub mod analyze;
 pub mod bench;
+pub mod dxp;
 pub mod escampe_arbiter;
 pub mod escampe_client;
 pub mod games;
+pub mod hub;
 pub mod matches;
 pub mod perft;
 pub mod play;

@@ -2,11 +2,13 @@
 
 use super::MAX_LINE;
 use super::wire::{ServerMessage, colour_name};
+use crate::limits::within_level;
 use crate::line::{LineError, read_line};
+use crate::net::connect_with_retry;
 use plateau_core::{AnyGame, Side};
 use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits};
 use std::io::{BufReader, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 /// How the client connects and plays.
@@ -197,17 +199,15 @@ pub fn run_client(
 /// The engine's move within our clock: the arbiter grants about 500 ms before
 /// it starts counting, of which we use `FREE_THINKING`.
 fn choose(engine: &mut dyn AnyEngine, game: &Game) -> Result<String, ClientError> {
-    let profile_limits = engine.default_limits();
-    let limits = Limits {
-        depth: profile_limits.depth,
-        nodes: profile_limits.nodes,
-        movetime: None,
+    let clock = Limits {
         clock: Some(plateau_games::Clock {
             remaining: game.remaining + FREE_THINKING,
             increment: Duration::ZERO,
             moves_to_go: None,
         }),
+        ..Limits::default()
     };
+    let limits = within_level(&engine.default_limits(), &clock);
     let thought = engine
         .think(game.board.as_ref(), &limits, &mut |_| {})
         .map_err(ClientError::Engine)?;
@@ -216,26 +216,8 @@ fn choose(engine: &mut dyn AnyEngine, game: &Game) -> Result<String, ClientError
 
 fn connect(config: &ClientConfig) -> Result<TcpStream, ClientError> {
     let address = format!("{}:{}", config.host, config.port);
-    let deadline = Instant::now() + config.connect_timeout;
-    loop {
-        let attempt = address
-            .to_socket_addrs()
-            .map_err(|e| e.to_string())
-            .and_then(|mut addrs| addrs.next().ok_or_else(|| "no address".to_string()))
-            .and_then(|addr| {
-                TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|e| e.to_string())
-            });
-        match attempt {
-            Ok(stream) => {
-                let _ = stream.set_nodelay(true);
-                return Ok(stream);
-            }
-            Err(reason) if Instant::now() >= deadline => {
-                return Err(ClientError::Connect { address, reason });
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(100)),
-        }
-    }
+    connect_with_retry(&address, config.connect_timeout)
+        .map_err(|reason| ClientError::Connect { address, reason })
 }
 
 fn send(writer: &mut TcpStream, bytes: &[u8]) -> Result<(), ClientError> {
