@@ -1,0 +1,590 @@
+//! The web page in a real headless Chromium, against a real server on a
+//! loopback port: every game against the computer, two people and a spectator
+//! through a share link, reloads and a dropped connection, resign and rematch,
+//! both sides on one device, the keyboard. Screenshots of every board land in
+//! `target/tmp/browser-screenshots/`.
+//!
+//! Needs Debian's `chromium` (or `$PLATEAU_CHROMIUM`). Without one the tests
+//! say so loudly and pass, except under `CI=true`, where they fail.
+
+mod cdp;
+#[path = "../support/mod.rs"]
+mod support;
+
+use cdp::{Browser, Page};
+use std::path::PathBuf;
+use std::time::Duration;
+use support::{TestServer, temp_db, test_config};
+
+/// A server, a browser, and the runtime the server runs on (dropped with the
+/// server, so that stopping it cuts every open connection).
+struct Harness {
+    runtime: Option<tokio::runtime::Runtime>,
+    server: Option<TestServer>,
+    db: PathBuf,
+    browser: Browser,
+}
+
+fn harness(name: &str) -> Option<Harness> {
+    let Some(binary) = cdp::find_chromium() else {
+        return no_browser("no chromium on the PATH");
+    };
+    let browser = match Browser::launch(&binary) {
+        Ok(browser) => browser,
+        Err(reason) => return no_browser(&reason),
+    };
+    let runtime = server_runtime();
+    let db = temp_db(&format!("browser-{name}"));
+    let server = runtime.block_on(TestServer::start(&db, test_config()));
+    Some(Harness {
+        runtime: Some(runtime),
+        server: Some(server),
+        db,
+        browser,
+    })
+}
+
+fn server_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+fn no_browser(reason: &str) -> Option<Harness> {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!(
+            "CI=true but no browser could be started ({reason}); .ci/run installs Debian's \
+             chromium package, or set PLATEAU_CHROMIUM"
+        );
+    }
+    let bar = "!".repeat(78);
+    eprintln!(
+        "\n{bar}\n!!! BROWSER TEST SKIPPED: {reason}.\n!!! Install Chromium (apt-get install -y \
+         chromium) or set PLATEAU_CHROMIUM to run the web page's end-to-end tests.\n{bar}\n"
+    );
+    None
+}
+
+impl Harness {
+    fn base(&self) -> String {
+        self.server.as_ref().expect("a running server").base.clone()
+    }
+
+    fn person(&self) -> Page {
+        self.browser.new_person(1200, 900)
+    }
+
+    /// Stops the server: every open connection is cut.
+    fn stop_server(&mut self) {
+        if let (Some(server), Some(runtime)) = (self.server.take(), self.runtime.take()) {
+            runtime.block_on(server.stop());
+            runtime.shutdown_timeout(Duration::from_secs(2));
+        }
+    }
+
+    /// Starts the server again on the same address and database.
+    fn restart_server(&mut self, base: &str) {
+        let address = base.trim_start_matches("http://").to_string();
+        let runtime = server_runtime();
+        let server = runtime.block_on(TestServer::start_at(&self.db, test_config(), &address));
+        self.server = Some(server);
+        self.runtime = Some(runtime);
+    }
+
+    /// Fails the test if any page threw or logged an error.
+    fn assert_no_page_errors(&self) {
+        let errors = self.browser.errors();
+        assert!(errors.is_empty(), "JavaScript errors: {errors:#?}");
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.stop_server();
+    }
+}
+
+fn screenshot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("browser-screenshots")
+        .join(format!("{name}.png"))
+}
+
+/// The page can take a move from this person now.
+const MY_TURN: &str = "document.querySelector('.game')?.dataset.pending === 'false' \
+     && (document.querySelectorAll('.board .cell[tabindex]').length > 0 \
+         || !!document.querySelector('.actions [data-move]'))";
+
+fn moves(page: &Page) -> u64 {
+    page.eval("+(document.querySelector('.game')?.dataset.moves || 0)")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+fn wait_moves(page: &Page, at_least: u64) {
+    page.wait_for(&format!(
+        "+document.querySelector('.game')?.dataset.moves >= {at_least}"
+    ));
+}
+
+fn set_select(page: &Page, id: &str, value: &str) {
+    let done = page.eval(&format!(
+        "(() => {{ const s = document.getElementById({id}); if (!s) return false; s.value = {value}; \
+         s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value === {value}; }})()",
+        id = serde_json::json!(id),
+        value = serde_json::json!(value)
+    ));
+    assert_eq!(done, true, "#{id} has no option {value}");
+}
+
+/// Starts a game from the home page; returns the room code.
+fn start_game(
+    page: &Page,
+    base: &str,
+    game: &str,
+    variant: Option<&str>,
+    opponent: &str,
+    level: Option<&str>,
+    colour: &str,
+) -> String {
+    page.goto(&format!("{base}/"));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click(&format!("input[name=game][value='{game}']"));
+    if let Some(variant) = variant {
+        set_select(page, "variant", variant);
+    }
+    page.click(&format!("input[name=opponent][value='{opponent}']"));
+    if let Some(level) = level {
+        set_select(page, "level", level);
+    }
+    if opponent != "local" {
+        page.click(&format!("input[name=colour][value='{colour}']"));
+    }
+    page.click("form button[type=submit]");
+    let code = page.wait_for(
+        "location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') \
+         && location.pathname.slice(3)",
+    );
+    code.as_str().expect("a room code").to_string()
+}
+
+/// Plays one legal move by clicking: a highlighted target if there is one,
+/// else a playable piece first. Returns the number of plies after it.
+fn play_a_move(page: &Page) -> u64 {
+    let before = moves(page);
+    page.wait_for(MY_TURN);
+    let mut piece = 0;
+    for _ in 0..20 {
+        let sent = page.eval(&format!(
+            "document.querySelector('.game').dataset.pending === 'true' \
+             || +document.querySelector('.game').dataset.moves > {before}"
+        ));
+        if sent == true {
+            break;
+        }
+        let targets = page
+            .eval("document.querySelectorAll('.board .cell.target').length")
+            .as_u64()
+            .unwrap_or(0);
+        if targets > 0 {
+            page.click(".board .cell.target");
+        } else {
+            let playable = page
+                .eval("document.querySelectorAll('.board .cell.playable').length")
+                .as_u64()
+                .unwrap_or(0);
+            if playable == 0 && page.eval("!!document.querySelector('.actions [data-move]')") == true {
+                // No move but a pass.
+                page.click(".actions [data-move]");
+                continue;
+            }
+            assert!(playable > 0, "nothing to click: {}", page.describe());
+            page.click_nth(".board .cell.playable", piece % playable as usize);
+            piece += 1;
+        }
+    }
+    wait_moves(page, before + 1);
+    before + 1
+}
+
+/// Clicks on a cell that is neither playable nor a target, and checks nothing
+/// was sent and nothing changed.
+fn illegal_click_changes_nothing(page: &Page) {
+    page.wait_for(MY_TURN);
+    let version = page.eval("document.querySelector('.game').dataset.version");
+    let dead = page.eval(
+        "document.querySelectorAll('.board .cell:not(.playable):not(.target):not(.selected):not(.pickable)').length",
+    );
+    assert!(dead.as_u64().unwrap_or(0) > 0, "every cell is active?");
+    page.click(".board .cell:not(.playable):not(.target):not(.selected):not(.pickable)");
+    std::thread::sleep(Duration::from_millis(150));
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.pending"),
+        "false"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.version"),
+        version
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.hint').classList.contains('bad')"),
+        false
+    );
+}
+
+/// A move typed in notation that the rules refuse: the server's reason shows,
+/// the position stays.
+fn typed_illegal_move_shows_the_reason(page: &Page, text: &str) {
+    page.wait_for(MY_TURN);
+    let version = page.eval("document.querySelector('.game').dataset.version");
+    page.eval("document.querySelector('details').open = true");
+    page.click(".typed input");
+    page.type_text(text);
+    page.click(".typed button");
+    page.wait_for("document.querySelector('.hint.bad')?.textContent");
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.version"),
+        version
+    );
+}
+
+fn ai_game(game: &str, variant: Option<&str>, colour: &str, shot: &str) {
+    let Some(h) = harness(shot) else { return };
+    let page = h.person();
+    start_game(&page, &h.base(), game, variant, "ai", Some("beginner"), colour);
+    illegal_click_changes_nothing(&page);
+    let mine = play_a_move(&page);
+    // The computer's reply appears by itself.
+    wait_moves(&page, mine + 1);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path(shot));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn escampe_against_the_computer_placing_by_clicking_six_squares() {
+    let Some(h) = harness("escampe") else { return };
+    let page = h.person();
+    // White: the computer (Black) places first, then we place, then we move first.
+    start_game(&page, &h.base(), "escampe", None, "ai", Some("beginner"), "white");
+    wait_moves(&page, 1);
+    page.wait_for(MY_TURN);
+    assert_eq!(
+        page.eval("document.querySelectorAll('.placement [data-layout]').length"),
+        3,
+        "suggested layouts are offered"
+    );
+    // Only the free edge can be clicked.
+    let pickable = page.eval("document.querySelectorAll('.board .cell.pickable').length");
+    assert_eq!(pickable, 12, "two rows of six");
+    illegal_click_changes_nothing(&page);
+    for placed in 1..=6 {
+        page.click(".board .cell.pickable");
+        page.wait_for(&format!(
+            "document.querySelectorAll('.board .cell.selected').length === {placed}"
+        ));
+    }
+    page.click(".placement [data-action=place]");
+    wait_moves(&page, 2);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    // The imposed liseré is shown, and only pieces on it can move.
+    page.wait_for(MY_TURN);
+    page.wait_for("document.querySelector('.hint').textContent.includes('liseré')");
+    let imposed_ok = page.eval(
+        "[...document.querySelectorAll('.board .cell.playable')].every(c => c.classList.contains('imposed'))",
+    );
+    assert_eq!(imposed_ok, true);
+    typed_illegal_move_shows_the_reason(&page, "A1-A9");
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path("escampe"));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn escampe_as_black_with_a_suggested_layout() {
+    let Some(h) = harness("escampe-layout") else {
+        return;
+    };
+    let page = h.person();
+    start_game(&page, &h.base(), "escampe", None, "ai", Some("beginner"), "black");
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path("escampe-placement"));
+    page.click(".placement [data-layout]");
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
+    page.click(".placement [data-action=place]");
+    // The computer places and moves first; then it is our move.
+    wait_moves(&page, 3);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn draughts_against_the_computer_shows_it_thinking() {
+    let Some(h) = harness("draughts") else { return };
+    let page = h.person();
+    // Black against the strongest level: White (the computer) moves first,
+    // and thinks long enough to be seen thinking.
+    start_game(&page, &h.base(), "draughts", None, "ai", Some("master"), "black");
+    page.wait_for_within(
+        "document.querySelector('.game').dataset.thinking === 'true' \
+         && document.querySelector('.status').textContent.includes('thinking')",
+        Duration::from_secs(10),
+    );
+    wait_moves(&page, 1);
+    illegal_click_changes_nothing(&page);
+    // Square numbers on demand.
+    page.click("[data-action=numbers]");
+    page.wait_for("document.querySelectorAll('.board text.num').length === 50");
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN);
+    // The last move is highlighted, our pieces at the bottom (Black: flipped).
+    assert_eq!(
+        page.eval("document.querySelectorAll('.board .cell.last').length >= 2"),
+        true
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.player.bottom').dataset.side"),
+        "black"
+    );
+    page.screenshot(&screenshot_path("draughts"));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn abalone_against_the_computer() {
+    ai_game("abalone", Some("belgian-daisy"), "black", "abalone");
+}
+
+#[test]
+fn virus_against_the_computer() {
+    ai_game("virus", Some("5x5"), "white", "virus");
+}
+
+#[test]
+fn ataxx_against_the_computer() {
+    ai_game("ataxx", None, "black", "ataxx");
+}
+
+/// Two people through a share link, a reload, a spectator, and a dropped
+/// connection (the server restarts on the same port).
+#[test]
+fn two_friends_and_a_spectator_through_the_share_link() {
+    let Some(mut h) = harness("friends") else {
+        return;
+    };
+    let base = h.base();
+    let alice = h.person();
+    let code = start_game(&alice, &base, "draughts", None, "friend", None, "white");
+    alice.wait_for("document.querySelector('.status').textContent.includes('Waiting for your friend')");
+    let link = alice
+        .eval("document.querySelector('.share input').value")
+        .as_str()
+        .expect("a share link")
+        .to_string();
+    assert_eq!(link, format!("{base}/r/{code}"));
+    alice.screenshot(&screenshot_path("friend-waiting"));
+
+    let bob = h.person();
+    bob.goto(&link);
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    alice.wait_for("document.querySelector('.game').dataset.status === 'playing'");
+    // Alice sees Bob arrive (his stream carries his seat).
+    alice.wait_for("document.querySelector('.player.top .tag').textContent.includes('online')");
+
+    for ply in 1..=4u64 {
+        let (mover, watcher) = if ply % 2 == 1 { (&alice, &bob) } else { (&bob, &alice) };
+        play_a_move(mover);
+        wait_moves(watcher, ply);
+    }
+    // Bob reloads mid-game: same seat, same game, and play goes on.
+    bob.reload();
+    bob.wait_for("document.querySelector('.game')?.dataset.seat === 'black'");
+    wait_moves(&bob, 4);
+    play_a_move(&alice);
+    wait_moves(&bob, 5);
+    play_a_move(&bob);
+    wait_moves(&alice, 6);
+
+    // A third person only watches.
+    let carol = h.person();
+    carol.goto(&link);
+    carol.wait_for("document.querySelector('.game')?.dataset.seat === 'spectator'");
+    wait_moves(&carol, 6);
+    assert_eq!(
+        carol.eval("document.querySelectorAll('.board .cell[tabindex]').length"),
+        0,
+        "a spectator's board is read-only"
+    );
+    assert_eq!(
+        carol.eval("document.querySelectorAll('[data-action=join], [data-action=resign]').length"),
+        0
+    );
+    play_a_move(&alice);
+    wait_moves(&carol, 7);
+    carol.screenshot(&screenshot_path("spectator"));
+
+    // The connection drops (the server goes away and comes back): the pages
+    // say so, reconnect by themselves, and catch up.
+    h.stop_server();
+    bob.wait_for("document.querySelector('.game').dataset.connection === 'lost'");
+    h.restart_server(&base);
+    bob.wait_for_within(
+        "document.querySelector('.game').dataset.connection === 'open'",
+        Duration::from_secs(20),
+    );
+    alice.wait_for_within(
+        "document.querySelector('.game').dataset.connection === 'open'",
+        Duration::from_secs(20),
+    );
+    play_a_move(&bob);
+    wait_moves(&alice, 8);
+    wait_moves(&carol, 8);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn resign_and_rematch_through_the_page() {
+    let Some(h) = harness("rematch") else { return };
+    let base = h.base();
+    let alice = h.person();
+    start_game(&alice, &base, "virus", Some("4x4"), "friend", None, "black");
+    let link = alice
+        .eval("document.querySelector('.share input').value")
+        .as_str()
+        .expect("a share link")
+        .to_string();
+    let bob = h.person();
+    bob.goto(&link);
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'white'");
+    play_a_move(&alice);
+    wait_moves(&bob, 1);
+
+    // Resigning asks for a confirmation first.
+    bob.click("[data-action=resign]");
+    bob.wait_for("document.querySelector('[data-action=resign]').textContent.includes('Confirm')");
+    assert_eq!(
+        bob.eval("document.querySelector('.game').dataset.status"),
+        "playing"
+    );
+    bob.click("[data-action=resign]");
+    for page in [&alice, &bob] {
+        page.wait_for("document.querySelector('.game').dataset.status === 'finished'");
+        page.wait_for("!document.querySelector('.banner').hidden");
+        assert!(
+            page.eval("document.querySelector('.banner').textContent")
+                .as_str()
+                .unwrap_or("")
+                .contains("resignation")
+        );
+    }
+    assert!(
+        alice
+            .eval("document.querySelector('.banner .headline').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("You won")
+    );
+    alice.screenshot(&screenshot_path("resigned"));
+
+    // Alice asks for a rematch: a new room, colours swapped.
+    let old = alice.eval("location.pathname");
+    alice.click("[data-action=rematch]");
+    alice.wait_for(&format!(
+        "location.pathname !== {old} && document.querySelector('.game')?.dataset.seat === 'white'"
+    ));
+    // Bob is offered it and accepts.
+    bob.wait_for("document.querySelector('[data-action=rematch]')?.textContent.includes('Play the rematch')");
+    bob.click("[data-action=rematch]");
+    bob.wait_for("document.querySelector('.game')?.dataset.seat === 'black'");
+    assert_eq!(alice.eval("location.pathname"), bob.eval("location.pathname"));
+    play_a_move(&bob);
+    wait_moves(&alice, 1);
+    play_a_move(&alice);
+    wait_moves(&bob, 2);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn both_sides_on_one_device_by_keyboard_and_on_a_phone() {
+    let Some(h) = harness("local") else { return };
+    let page = h.person();
+    page.set_viewport(390, 844, true);
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.screenshot(&screenshot_path("home-phone"));
+    start_game(&page, &h.base(), "abalone", None, "local", None, "white");
+    page.wait_for("document.querySelector('.game').dataset.seat === 'white black'");
+    // Keyboard: a marble is focusable and Enter selects it; Enter on a target plays.
+    page.wait_for(MY_TURN);
+    page.eval("document.querySelector('.board .cell.playable[tabindex]').focus()");
+    page.press("Enter");
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 1");
+    page.wait_for("document.querySelector('.board .cell.target[tabindex]')");
+    page.eval("document.querySelector('.board .cell.target[tabindex]').focus()");
+    page.press("Enter");
+    wait_moves(&page, 1);
+    // The other side plays from the same page.
+    play_a_move(&page);
+    play_a_move(&page);
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path("abalone-phone"));
+    // The game is remembered on the home page.
+    page.click("a.brand");
+    page.wait_for("document.querySelectorAll('.recent li').length === 1");
+    assert!(
+        page.eval("document.querySelector('.recent li').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("both sides here")
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn the_page_and_its_files_are_served_with_types_and_cache_headers() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let server = TestServer::start(&temp_db("page"), test_config()).await;
+        let client = support::client();
+        for (path, kind) in [
+            ("/", "text/html"),
+            ("/r/ABCDE", "text/html"),
+            ("/js/main.js", "text/javascript"),
+            ("/style.css", "text/css"),
+            ("/favicon.svg", "image/svg+xml"),
+        ] {
+            let response = client.get(server.url(path)).send().await.unwrap();
+            assert_eq!(response.status().as_u16(), 200, "{path}");
+            let headers = response.headers();
+            assert!(
+                headers["content-type"].to_str().unwrap().starts_with(kind),
+                "{path}"
+            );
+            assert_eq!(headers["cache-control"], "no-cache", "{path}");
+            let etag = headers["etag"].clone();
+            let again = client
+                .get(server.url(path))
+                .header("if-none-match", etag)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status().as_u16(), 304, "{path} revalidates");
+        }
+        let missing = client.get(server.url("/js/nope.js")).send().await.unwrap();
+        assert_eq!(missing.status().as_u16(), 404);
+        let api = client.get(server.url("/api/nope")).send().await.unwrap();
+        assert_eq!(api.status().as_u16(), 404);
+        server.stop().await;
+    });
+}
