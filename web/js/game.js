@@ -484,7 +484,7 @@ export function gameView(root, code, { navigate }) {
     let text = hint.text;
     if (!text && state && model && board) {
       if (canAct() && placingNow()) text = placementHint();
-      else if (canAct() && state.game === 'abalone') text = 'Select 1-3 marbles in a line, then click where they go';
+      else if (canAct() && state.game === 'abalone') text = 'Select 1-3 marbles in a line, then click where they go (a green dot)';
       else text = board.describe(model, state);
     }
     hintLine.textContent = text;

@@ -8,7 +8,7 @@ import { cellGroup, disc } from './svg.js';
 const FILES = 'abcdefghi';
 
 export function parse(text) {
-  const [ranks = '', side = 'x'] = text.trim().split(/\s+/);
+  const [ranks = '', side = 'x', ...counters] = text.trim().split(/\s+/);
   const lines = ranks.split('/');
   const n = lines.length;
   const board = new Map();
@@ -26,7 +26,8 @@ export function parse(text) {
       }
     }
   });
-  return { n, board, side: side === 'o' ? 'white' : 'black' };
+  // Full Ataxx writes its clocks after the side; the virus game does not.
+  return { n, board, side: side === 'o' ? 'white' : 'black', jumps: counters.length > 0 };
 }
 
 function split(cell) {
@@ -43,8 +44,9 @@ export function entries(model, legal) {
   const own = [...model.board].filter(([, v]) => v === model.side).map(([c]) => c);
   return legal.map((move) => {
     if (/^[a-i][1-9]$/.test(move)) {
-      // A clone: click the cell, or one of the stones next to it and then the cell.
-      const seqs = [[move], ...own.filter((s) => distance(s, move) === 1).map((s) => [s, move])];
+      // A clone: click the cell; in Ataxx, also a stone next to it and then the cell.
+      const from = model.jumps ? own.filter((s) => distance(s, move) === 1) : [];
+      const seqs = [[move], ...from.map((s) => [s, move])];
       return { move, seqs };
     }
     const m = /^([a-i][1-9])([a-i][1-9])$/.exec(move);

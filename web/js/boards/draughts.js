@@ -141,12 +141,12 @@ export function draw(model, view) {
     const [x, y] = view.flipped ? [9 - c, 9 - r] : [c, r];
     const p = model.board.get(n);
     let inner = '<rect class="sq-dark" width="1" height="1"/><rect class="hl" x="0.03" y="0.03" width="0.94" height="0.94"/>';
-    if (view.numbers) inner += `<text class="num" x="0.07" y="0.27">${n}</text>`;
     if (p) {
       const ring = `<circle cx="0.5" cy="0.5" r="0.27" fill="none" stroke="${p.side === 'white' ? '#b7b0a0' : '#55585e'}" stroke-width="0.03"/>`;
       const crown = p.king ? '<polygon class="crown" points="0.3,0.58 0.3,0.38 0.4,0.48 0.5,0.33 0.6,0.48 0.7,0.38 0.7,0.58"/>' : '';
       inner += disc(0.5, 0.5, 0.38, p.side, ring + crown);
     }
+    if (view.numbers) inner += `<text class="num" x="0.05" y="0.2">${n}</text>`;
     inner += '<circle class="tg" cx="0.5" cy="0.5" r="0.14"/><rect class="focus-ring" x="0.05" y="0.05" width="0.9" height="0.9"/>';
     const label = `square ${n}${p ? `, ${p.side} ${p.king ? 'king' : 'man'}` : ''}`;
     body += cellGroup({ id: String(n), x, y, view, label, inner, occupied: Boolean(p) });
