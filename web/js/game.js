@@ -307,7 +307,8 @@ export function gameView(root, code, { navigate }) {
     renderShare();
     renderMoves();
     renderHint();
-    renderPlacement();
+    keepingFocus(placementBar, renderPlacement);
+    document.title = `${canAct() ? '● Your move · ' : ''}${state.title} · ${code} · plateau`;
     typedForm.querySelector('button').disabled = !canAct();
   }
 
@@ -427,7 +428,22 @@ export function gameView(root, code, { navigate }) {
     section.dataset.connection = connection;
   }
 
+  /** Re-renders `container` with `fill`, giving keyboard focus back to the same control. */
+  function keepingFocus(container, fill) {
+    const active = document.activeElement;
+    const key = active && container.contains(active) ? (active.dataset.action || active.dataset.move || active.dataset.layout || active.textContent) : null;
+    fill();
+    if (key === null) return;
+    const again = [...container.querySelectorAll('button, a, input')]
+      .find((el) => (el.dataset.action || el.dataset.move || el.dataset.layout || el.textContent) === key);
+    if (again) again.focus();
+  }
+
   function renderActions() {
+    keepingFocus(actions, fillActions);
+  }
+
+  function fillActions() {
     const items = [];
     const playing = state.status === 'playing';
     if (picker && picker.buttons.length && canAct()) {
@@ -453,7 +469,13 @@ export function gameView(root, code, { navigate }) {
     actions.replaceChildren(...items);
   }
 
+  let sharedFor = null;
+
   function renderShare() {
+    // Rebuilt only when the words change, so a selection in the box survives moves.
+    const key = `${state.status}/${seated().length}`;
+    if (key === sharedFor) return;
+    sharedFor = key;
     const link = `${location.origin}/r/${code}`;
     const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'Share link', onfocus: (e) => e.target.select() });
     const copy = h('button', { class: 'btn', type: 'button', 'data-action': 'copy-link', onclick: async () => {

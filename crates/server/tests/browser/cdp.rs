@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::rc::Rc;
 use std::sync::mpsc;
@@ -34,6 +35,8 @@ const FLAGS: &[&str] = &[
     "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
     "--disable-dev-shm-usage",
+    "--disable-crash-reporter",
+    "--disable-breakpad",
     "--remote-debugging-port=0",
     "--window-size=1280,900",
 ];
@@ -174,6 +177,8 @@ impl Browser {
         ));
         std::fs::create_dir_all(&profile).map_err(|e| format!("profile directory: {e}"))?;
         let mut child = Command::new(binary)
+            // Its own process group, so that every Chromium process goes at the end.
+            .process_group(0)
             .args(FLAGS)
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
@@ -182,6 +187,27 @@ impl Browser {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        match Browser::connect(&mut child, binary) {
+            Ok(socket) => Ok(Browser {
+                child,
+                connection: Rc::new(RefCell::new(Connection {
+                    socket,
+                    next_id: 0,
+                    errors: Vec::new(),
+                    requests: std::collections::HashMap::new(),
+                })),
+                profile,
+            }),
+            Err(reason) => {
+                kill_group(&mut child);
+                let _ = std::fs::remove_dir_all(&profile);
+                Err(reason)
+            }
+        }
+    }
+
+    /// Reads the DevTools address from Chromium's stderr and opens the websocket.
+    fn connect(child: &mut Child, binary: &Path) -> Result<WebSocket<TcpStream>, String> {
         let stderr = child.stderr.take().ok_or("no stderr")?;
         let (found, address) = mpsc::channel();
         // Reads the DevTools address, then keeps draining Chromium's chatter.
@@ -195,35 +221,27 @@ impl Browser {
                 }
             }
         });
-        let url = match address.recv_timeout(Duration::from_secs(30)) {
-            Ok(url) => url,
-            Err(_) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("{} did not start its DevTools endpoint", binary.display()));
-            }
-        };
+        let url = address
+            .recv_timeout(Duration::from_secs(30))
+            .map_err(|_| format!("{} did not start its DevTools endpoint", binary.display()))?;
         let host = url
             .strip_prefix("ws://")
             .and_then(|rest| rest.split('/').next())
             .ok_or_else(|| format!("unexpected DevTools address {url}"))?
             .to_string();
         let stream = TcpStream::connect(&host).map_err(|e| format!("connect {host}: {e}"))?;
+        // The handshake blocks (with a bound); reads afterwards wake up often
+        // so that a command's deadline is checked.
         stream
-            .set_read_timeout(Some(Duration::from_millis(200)))
+            .set_read_timeout(Some(Duration::from_secs(20)))
             .map_err(|e| e.to_string())?;
         let (socket, _) =
             tungstenite::client(url.as_str(), stream).map_err(|e| format!("handshake: {e}"))?;
-        Ok(Browser {
-            child,
-            connection: Rc::new(RefCell::new(Connection {
-                socket,
-                next_id: 0,
-                errors: Vec::new(),
-                requests: std::collections::HashMap::new(),
-            })),
-            profile,
-        })
+        socket
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_millis(200)))
+            .map_err(|e| e.to_string())?;
+        Ok(socket)
     }
 
     fn call(&self, method: &str, params: Value) -> Value {
@@ -281,10 +299,25 @@ impl Browser {
     }
 }
 
+/// Kills Chromium's whole process group: the browser, its zygotes, renderers
+/// and helpers.
+fn kill_group(child: &mut Child) {
+    if let Ok(group) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals that process group; it
+        // touches no memory of ours.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
+        // Helpers may take a moment to go; the profile is removed after them.
+        std::thread::sleep(Duration::from_millis(100));
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
