@@ -20,7 +20,10 @@ fn main() {
             "    Asset {{ path: {url:?}, content_type: {:?}, etag: \"\\\"{:016x}\\\"\", body: include_bytes!({:?}) }},",
             content_type(path),
             fnv1a(&bytes),
-            path.canonicalize().expect("a web file has a path").display().to_string(),
+            path.canonicalize()
+                .expect("a web file has a path")
+                .display()
+                .to_string(),
         );
     }
     table.push(']');

@@ -368,16 +368,17 @@ export function gameView(root, code, { navigate }) {
     } else if (!seat.taken) {
       who = 'Waiting for a player';
     } else {
-      who = seated().length ? 'Your friend' : sideName(state.game, side);
+      who = seated().length ? 'Your friend' : 'Player';
       tag = seat.connected ? 'online' : 'offline';
     }
     const toMove = state.status === 'playing' && state.side_to_move === side;
     el.className = `player ${el.classList.contains('top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
     el.dataset.side = side;
+    const name = sideName(state.game, side);
     el.replaceChildren(
       h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
       h('span', { class: 'who' }, who),
-      h('span', { class: 'tag' }, [sideName(state.game, side), tag].filter(Boolean).join(' · ')),
+      h('span', { class: 'tag' }, [who === name ? '' : name, tag].filter(Boolean).join(' · ')),
       h('span', { class: 'turn' }, toMove && thinking() ? 'thinking' : 'to move'));
   }
 

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::rc::Rc;
 use std::sync::mpsc;
@@ -47,7 +47,12 @@ pub fn find_chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("PLATEAU_CHROMIUM") {
         return Some(PathBuf::from(path));
     }
-    let names = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
+    let names = [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ];
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
@@ -64,7 +69,12 @@ struct Connection {
 }
 
 impl Connection {
-    fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Result<Value, String> {
+    fn send(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -126,7 +136,8 @@ impl Connection {
                             .collect()
                     })
                     .unwrap_or_default();
-                self.errors.push((session, format!("console.error: {}", args.join(" "))));
+                self.errors
+                    .push((session, format!("console.error: {}", args.join(" "))));
             }
             Some("Network.requestWillBeSent") => {
                 let params = &event["params"];
@@ -214,10 +225,10 @@ impl Browser {
         std::thread::spawn(move || {
             let mut found = Some(found);
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix("DevTools listening on ") {
-                    if let Some(sender) = found.take() {
-                        let _ = sender.send(url.trim().to_string());
-                    }
+                if let Some(url) = line.strip_prefix("DevTools listening on ")
+                    && let Some(sender) = found.take()
+                {
+                    let _ = sender.send(url.trim().to_string());
                 }
             }
         });
@@ -375,7 +386,9 @@ impl Page {
     pub fn wait_for_within(&self, expression: &str, limit: Duration) -> Value {
         let deadline = Instant::now() + limit;
         loop {
-            let value = self.eval(&format!("(() => {{ try {{ return ({expression}); }} catch (e) {{ return null; }} }})()"));
+            let value = self.eval(&format!(
+                "(() => {{ try {{ return ({expression}); }} catch (e) {{ return null; }} }})()"
+            ));
             let truthy = match &value {
                 Value::Null => false,
                 Value::Bool(b) => *b,
@@ -411,17 +424,18 @@ impl Page {
             .filter(|(session, _)| *session == self.session)
             .map(|(_, what)| what.clone())
             .collect();
-        let shown = self.eval(
-            "(() => { const g = document.querySelector('.game'); \
+        let shown = self
+            .eval(
+                "(() => { const g = document.querySelector('.game'); \
              return JSON.stringify({ url: location.pathname, data: g ? { ...g.dataset } : null, \
              status: document.querySelector('.status')?.textContent, \
              hint: document.querySelector('.hint')?.textContent, \
              connection: document.querySelector('.connection')?.textContent, \
              error: document.querySelector('.error')?.textContent }); })()",
-        )
-        .as_str()
-        .unwrap_or("")
-        .to_string();
+            )
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         let errors: Vec<String> = self
             .connection
             .borrow()
@@ -453,7 +467,10 @@ impl Page {
             "{selector} is covered by {}",
             point["by"]
         );
-        let (x, y) = (point["x"].as_f64().unwrap_or(0.0), point["y"].as_f64().unwrap_or(0.0));
+        let (x, y) = (
+            point["x"].as_f64().unwrap_or(0.0),
+            point["y"].as_f64().unwrap_or(0.0),
+        );
         self.mouse_click(x, y);
     }
 

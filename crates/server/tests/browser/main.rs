@@ -204,7 +204,9 @@ fn play_a_move(page: &Page) -> u64 {
                 .eval("document.querySelectorAll('.board .cell.playable').length")
                 .as_u64()
                 .unwrap_or(0);
-            if playable == 0 && page.eval("!!document.querySelector('.actions [data-move]')") == true {
+            if playable == 0
+                && page.eval("!!document.querySelector('.actions [data-move]')") == true
+            {
                 // No move but a pass.
                 page.click(".actions [data-move]");
                 continue;
@@ -262,7 +264,15 @@ fn typed_illegal_move_shows_the_reason(page: &Page, text: &str) {
 fn ai_game(game: &str, variant: Option<&str>, colour: &str, shot: &str) {
     let Some(h) = harness(shot) else { return };
     let page = h.person();
-    start_game(&page, &h.base(), game, variant, "ai", Some("beginner"), colour);
+    start_game(
+        &page,
+        &h.base(),
+        game,
+        variant,
+        "ai",
+        Some("beginner"),
+        colour,
+    );
     illegal_click_changes_nothing(&page);
     let mine = play_a_move(&page);
     // The computer's reply appears by itself.
@@ -279,7 +289,15 @@ fn escampe_against_the_computer_placing_by_clicking_six_squares() {
     let Some(h) = harness("escampe") else { return };
     let page = h.person();
     // White: the computer (Black) places first, then we place, then we move first.
-    start_game(&page, &h.base(), "escampe", None, "ai", Some("beginner"), "white");
+    start_game(
+        &page,
+        &h.base(),
+        "escampe",
+        None,
+        "ai",
+        Some("beginner"),
+        "white",
+    );
     wait_moves(&page, 1);
     page.wait_for(MY_TURN);
     assert_eq!(
@@ -326,7 +344,15 @@ fn escampe_as_black_with_a_suggested_layout() {
         return;
     };
     let page = h.person();
-    start_game(&page, &h.base(), "escampe", None, "ai", Some("beginner"), "black");
+    start_game(
+        &page,
+        &h.base(),
+        "escampe",
+        None,
+        "ai",
+        Some("beginner"),
+        "black",
+    );
     page.wait_for(MY_TURN);
     page.screenshot(&screenshot_path("escampe-placement"));
     page.click(".placement [data-layout]");
@@ -346,7 +372,15 @@ fn draughts_against_the_computer_shows_it_thinking() {
     let page = h.person();
     // Black against the strongest level: White (the computer) moves first,
     // and thinks long enough to be seen thinking.
-    start_game(&page, &h.base(), "draughts", None, "ai", Some("master"), "black");
+    start_game(
+        &page,
+        &h.base(),
+        "draughts",
+        None,
+        "ai",
+        Some("master"),
+        "black",
+    );
     page.wait_for_within(
         "document.querySelector('.game').dataset.thinking === 'true' \
          && document.querySelector('.status').textContent.includes('thinking')",
@@ -398,7 +432,9 @@ fn two_friends_and_a_spectator_through_the_share_link() {
     let base = h.base();
     let alice = h.person();
     let code = start_game(&alice, &base, "draughts", None, "friend", None, "white");
-    alice.wait_for("document.querySelector('.status').textContent.includes('Waiting for your friend')");
+    alice.wait_for(
+        "document.querySelector('.status').textContent.includes('Waiting for your friend')",
+    );
     let link = alice
         .eval("document.querySelector('.share input').value")
         .as_str()
@@ -416,7 +452,11 @@ fn two_friends_and_a_spectator_through_the_share_link() {
     alice.wait_for("document.querySelector('.player.top .tag').textContent.includes('online')");
 
     for ply in 1..=4u64 {
-        let (mover, watcher) = if ply % 2 == 1 { (&alice, &bob) } else { (&bob, &alice) };
+        let (mover, watcher) = if ply % 2 == 1 {
+            (&alice, &bob)
+        } else {
+            (&bob, &alice)
+        };
         play_a_move(mover);
         wait_moves(watcher, ply);
     }
@@ -518,10 +558,15 @@ fn resign_and_rematch_through_the_page() {
         "location.pathname !== {old} && document.querySelector('.game')?.dataset.seat === 'white'"
     ));
     // Bob is offered it and accepts.
-    bob.wait_for("document.querySelector('[data-action=rematch]')?.textContent.includes('Play the rematch')");
+    bob.wait_for(
+        "document.querySelector('[data-action=rematch]')?.textContent.includes('Play the rematch')",
+    );
     bob.click("[data-action=rematch]");
     bob.wait_for("document.querySelector('.game')?.dataset.seat === 'black'");
-    assert_eq!(alice.eval("location.pathname"), bob.eval("location.pathname"));
+    assert_eq!(
+        alice.eval("location.pathname"),
+        bob.eval("location.pathname")
+    );
     play_a_move(&bob);
     wait_moves(&alice, 1);
     play_a_move(&alice);
@@ -602,4 +647,3 @@ fn the_page_and_its_files_are_served_with_types_and_cache_headers() {
         server.stop().await;
     });
 }
-
