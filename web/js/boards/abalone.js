@@ -200,17 +200,18 @@ export function draw(model, view) {
     const label = `${cell}${marble ? `, ${marble} marble` : ''}`;
     body += cellGroup({ id: cell, x, y, view, label, inner, occupied: Boolean(marble) });
   }
+  // Row letters left of each row, diagonal numbers below each diagonal's end,
+  // both clear of the board's rim.
   for (let row = 1; row <= 9; row += 1) {
-    const [x, y] = position(row, span(row)[0] - 1, view.flipped);
-    body += `<text class="coord" x="${(x + (view.flipped ? -0.15 : 0.15)).toFixed(3)}" y="${y.toFixed(3)}">${ROWS[row - 1].toUpperCase()}</text>`;
+    const [x, y] = position(row, span(row)[0] - 1.45, view.flipped);
+    body += `<text class="coord" x="${x.toFixed(3)}" y="${y.toFixed(3)}">${ROWS[row - 1].toUpperCase()}</text>`;
   }
   for (let d = 1; d <= 9; d += 1) {
-    const row = Math.max(1, d - 4) - 1;
-    const [x, y] = position(row, d, view.flipped);
-    body += `<text class="coord" x="${x.toFixed(3)}" y="${(y + (view.flipped ? 0.15 : -0.15)).toFixed(3)}">${d}</text>`;
+    const [x, y] = position(Math.max(1, d - 4) - 1.5, d, view.flipped);
+    body += `<text class="coord" x="${x.toFixed(3)}" y="${y.toFixed(3)}">${d}</text>`;
   }
   const height = 8 * SQRT3_2 + 1.2;
-  return { viewBox: `-0.45 -0.45 9.9 ${(height + 0.9).toFixed(3)}`, body, title: 'Abalone board' };
+  return { viewBox: `-1.2 -0.95 11.4 ${(height + 1.9).toFixed(3)}`, body, title: 'Abalone board' };
 }
 
 export function bottomSide(model, flipped) {

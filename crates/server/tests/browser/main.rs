@@ -404,6 +404,10 @@ fn draughts_against_the_computer_shows_it_thinking() {
         "black"
     );
     page.screenshot(&screenshot_path("draughts"));
+    page.click("[data-action=flip]");
+    page.wait_for("document.querySelector('.player.bottom').dataset.side === 'white'");
+    page.click("[data-action=flip]");
+    page.wait_for("document.querySelector('.player.bottom').dataset.side === 'black'");
     h.assert_no_page_errors();
 }
 
@@ -441,6 +445,8 @@ fn two_friends_and_a_spectator_through_the_share_link() {
         .expect("a share link")
         .to_string();
     assert_eq!(link, format!("{base}/r/{code}"));
+    alice.click("[data-action=copy-link]");
+    alice.wait_for("!document.getElementById('toast').hidden");
     alice.screenshot(&screenshot_path("friend-waiting"));
 
     let bob = h.person();
@@ -646,4 +652,78 @@ fn the_page_and_its_files_are_served_with_types_and_cache_headers() {
         assert_eq!(api.status().as_u16(), 404);
         server.stop().await;
     });
+}
+
+/// A draughts capture of two pieces entered by clicking through its landing
+/// squares (the only capturing piece selected from the start), after moves
+/// typed in notation; and captures that share start and end told apart by
+/// their landings (the page's modules, on a position set up for it).
+#[test]
+fn draughts_captures_by_clicking_through_the_landings() {
+    let Some(h) = harness("captures") else { return };
+    let page = h.person();
+    start_game(&page, &h.base(), "draughts", None, "local", None, "white");
+    let opening = [
+        "34-29", "20-24", "29x20", "15x24", "32-27", "19-23", "37-32", "24-29", "33x24", "14-20",
+        "24x15", "9-14", "31-26", "17-21", "26x17",
+    ];
+    page.eval("document.querySelector('details').open = true");
+    for (ply, mv) in opening.iter().enumerate() {
+        page.wait_for(MY_TURN);
+        page.click(".typed input");
+        page.type_text(mv);
+        page.click(".typed button");
+        wait_moves(&page, ply as u64 + 1);
+    }
+    page.wait_for(MY_TURN);
+    // Black must take two pieces with the man on 11: it is selected already,
+    // the first landing (22) is a step, the end (31) a final target.
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.board .cell.selected')].map(c => c.dataset.cell).join()"),
+        "11"
+    );
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.board .cell.target')].map(c => c.dataset.cell + ':' + (c.classList.contains('step') ? 'step' : 'final')).sort().join()"),
+        "22:step,31:final"
+    );
+    page.click(".board .cell[data-cell='22']");
+    page.wait_for("[...document.querySelectorAll('.board .cell.target')].map(c => c.dataset.cell).join() === '31'");
+    page.click(".board .cell[data-cell='31']");
+    wait_moves(&page, 16);
+    assert_eq!(
+        page.eval("document.querySelector('.moves .ply.latest').textContent"),
+        "11x31"
+    );
+    page.screenshot(&screenshot_path("draughts-capture"));
+
+    // A king's captures that share start and end but not their pieces: the
+    // server writes them with every landing (as `plateau perft --divide`
+    // lists them), and the page has the player click through the landings.
+    let picked = page.eval(
+        "(async () => { \
+           const d = await import('/js/boards/draughts.js'); \
+           const { SequencePicker } = await import('/js/picker.js'); \
+           const model = d.parse('W:WK43:B17,29,13,9,27'); \
+           const legal = ['43x21x3x20x33', '43x21x3x20x38', '43x21x3x20x42', '43x21x3x20x47', \
+                          '43x21x8x24x33', '43x21x8x24x38', '43x21x8x24x42', '43x21x8x24x47']; \
+           const picker = new SequencePicker(d.entries(model, legal)); \
+           const seen = []; \
+           const targets = () => [...picker.view().targets].map(([c, k]) => c + ':' + k).sort().join(); \
+           seen.push([...picker.view().selected].join(), targets()); \
+           for (const cell of ['21', '8', '24']) { picker.click(cell); seen.push(targets()); } \
+           seen.push(JSON.stringify(picker.click('38'))); \
+           return seen; })()",
+    );
+    assert_eq!(
+        picked,
+        serde_json::json!([
+            "43",
+            "21:step",
+            "3:step,8:step",
+            "24:step",
+            "33:final,38:final,42:final,47:final",
+            "{\"move\":\"43x21x8x24x38\"}"
+        ])
+    );
+    h.assert_no_page_errors();
 }
