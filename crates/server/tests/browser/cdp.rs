@@ -139,6 +139,23 @@ impl Connection {
                 self.errors
                     .push((session, format!("console.error: {}", args.join(" "))));
             }
+            // Security (a Content-Security-Policy refusal) and script problems
+            // the page did not throw; network refusals (a 422 for an illegal
+            // move) are part of playing and not errors.
+            Some("Log.entryAdded")
+                if event["params"]["entry"]["level"] == "error"
+                    && event["params"]["entry"]["source"] != "network" =>
+            {
+                let entry = &event["params"]["entry"];
+                self.errors.push((
+                    session,
+                    format!(
+                        "{}: {}",
+                        entry["source"].as_str().unwrap_or("log"),
+                        entry["text"].as_str().unwrap_or("")
+                    ),
+                ));
+            }
             Some("Network.requestWillBeSent") => {
                 let params = &event["params"];
                 let what = format!(
@@ -295,6 +312,7 @@ impl Browser {
         page.call("Runtime.enable", json!({}));
         page.call("Page.enable", json!({}));
         page.call("Network.enable", json!({}));
+        page.call("Log.enable", json!({}));
         page.set_viewport(width, height, false);
         page
     }
