@@ -383,7 +383,8 @@ export function gameView(root, code, { navigate }) {
   }
 
   function renderPlayers() {
-    const bottom = board ? board.bottomSide(model, flipped()) : 'white';
+    const seat = bothHere() ? null : seated()[0] || null;
+    const bottom = board ? board.bottomSide(model, flipped(), seat) : 'white';
     playerBottom.className = 'player bottom';
     playerTop.className = 'player top';
     playerRow(playerBottom, bottom);

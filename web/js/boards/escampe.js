@@ -153,9 +153,12 @@ export function draw(model, view) {
   return { viewBox: '-0.55 -0.2 6.75 6.75', body, title: 'Escampe board' };
 }
 
-/** The side whose pieces sit at the bottom of the drawing. */
-export function bottomSide(model, flipped) {
+/**
+ * The side whose pieces sit at the bottom of the drawing; before Black has
+ * placed, the player's own (`seat`), White for a spectator.
+ */
+export function bottomSide(model, flipped, seat) {
   const black = rowsOf(model, 'black');
-  const blackLow = black.length ? black.reduce((a, b) => a + b, 0) / black.length < 3.5 : false;
+  const blackLow = black.length ? black.reduce((a, b) => a + b, 0) / black.length < 3.5 : seat === 'black';
   return blackLow !== flipped ? 'black' : 'white';
 }
