@@ -727,3 +727,49 @@ fn draughts_captures_by_clicking_through_the_landings() {
     );
     h.assert_no_page_errors();
 }
+
+/// The board modules read each game's position text and turn its moves into
+/// clicks as the rules say (checked in the page itself, on set positions).
+#[test]
+fn board_modules_read_positions_and_moves() {
+    let Some(h) = harness("modules") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    let seen = page.eval(
+        "(async () => { \
+           const e = await import('/js/boards/escampe.js'); \
+           const d = await import('/js/boards/draughts.js'); \
+           const a = await import('/js/boards/abalone.js'); \
+           const x = await import('/js/boards/ataxx.js'); \
+           const out = {}; \
+           const m = e.parse('n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2'); \
+           out.escampe = [m.board.size, m.board.get('C1'), m.board.get('C6'), m.side, m.constraint, \
+                          e.lisere('A1'), e.lisere('D6'), e.lisere('F6'), e.lisere('B5'), \
+                          e.placementRows(e.parse('6/6/6/6/6/6 b -'), 'black', 'B5').join(), \
+                          e.placementRows(e.parse('n1n2N/1n1n2/6/6/6/6 w -'), 'white', null).join()]; \
+           const dm = d.parse('B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29'); \
+           out.draughts = [dm.board.size, dm.side, dm.board.get(10).king, dm.board.get(18).king, \
+                           d.parse('W:W31-50:B1-20').board.size, d.coords(1).join(), d.coords(46).join(), d.coords(50).join()]; \
+           const am = a.parse('wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w0'); \
+           const picker = new a.AbalonePicker(am, ['c3d3', 'c3c4d3', 'a1b1']); \
+           picker.click('c3'); picker.click('c4'); \
+           out.abalone = [am.board.size, am.board.get('a1'), am.board.get('i9'), am.side, \
+                          [...picker.view().targets.keys()].sort().join(), JSON.stringify(picker.click('d4'))]; \
+           const xm = x.parse('x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1'); \
+           const entries = x.entries(xm, ['b7', 'a7c5', '0000']); \
+           out.ataxx = [xm.n, xm.board.get('a7'), xm.board.get('g7'), xm.board.get('c5'), xm.jumps, \
+                        JSON.stringify(entries.map((en) => en.seqs)), x.parse('x3/4/4/3o o').jumps]; \
+           return out; })()",
+    );
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "escampe": [12, "N", "B", "white", 2, 1, 1, 2, 3, "5,6", "1,2"],
+            "draughts": [12, "black", true, false, 40, "0,1", "9,0", "9,8"],
+            "abalone": [28, "black", "white", "black", "d3,d4", "{\"move\":\"c3c4d3\"}"],
+            "ataxx": [7, "black", "white", "blocked", true,
+                      "[[[\"b7\"],[\"a7\",\"b7\"]],[[\"a7\",\"c5\"]],[]]", false],
+        })
+    );
+    h.assert_no_page_errors();
+}
