@@ -10,7 +10,7 @@ use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use plateau_core::Side;
 use plateau_games::{GAMES, GameSpec, Level};
 use serde::Deserialize;
@@ -62,10 +62,6 @@ fn seat(room: &Room, token: Option<&str>) -> Result<Side, ApiError> {
     room.data
         .seat_of(token)
         .ok_or_else(|| ApiError::forbidden("unknown token for this room"))
-}
-
-pub async fn index() -> Html<&'static str> {
-    Html(include_str!("index.html"))
 }
 
 pub async fn not_found() -> ApiError {

@@ -241,7 +241,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{code}/resign", post(crate::api::resign))
         .route("/api/rooms/{code}/rematch", post(crate::api::rematch))
         .route("/api/rooms/{code}/record", get(crate::api::record))
-        .route("/", get(crate::api::index))
+        .route("/", get(crate::web::index))
+        .route("/r/{code}", get(crate::web::room_page))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             timeout,
@@ -249,7 +250,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/api/rooms/{code}/events", get(crate::sse::events))
         .merge(limited)
-        .fallback(crate::api::not_found)
+        .fallback(get(crate::web::file).fallback(crate::api::not_found))
         .layer(RequestBodyLimitLayer::new(state.config.body_limit))
         .with_state(state)
 }

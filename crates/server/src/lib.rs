@@ -17,6 +17,7 @@ mod room;
 mod sse;
 pub mod storage;
 pub mod tokens;
+mod web;
 
 pub use app::{AppState, ServerConfig, router, run, serve};
 pub use limits::{Rate, Rates};

@@ -18,9 +18,15 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(db: &Path, config: ServerConfig) -> TestServer {
+        TestServer::start_at(db, config, "127.0.0.1:0").await
+    }
+
+    /// A server on a given address (a restart on the same port, as after a
+    /// dropped connection).
+    pub async fn start_at(db: &Path, config: ServerConfig, address: &str) -> TestServer {
         let storage = SqliteStorage::open(db).expect("database opens");
         let state = AppState::new(Arc::new(storage), config);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let listener = tokio::net::TcpListener::bind(address).await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let task = tokio::spawn(plateau_server::serve(listener, Arc::clone(&state)));
         TestServer { base, state, task }

@@ -1,0 +1,111 @@
+//! The web page: the files of `web/`, embedded at build time (see `build.rs`),
+//! served with their content type, an ETag and `Cache-Control: no-cache`, so a
+//! browser revalidates (a cheap 304) and never runs a stale page after an
+//! upgrade. `/` and the share links `/r/{code}` are the page itself.
+
+use crate::error::ApiError;
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// One embedded file.
+pub struct Asset {
+    /// Its URL path: `/js/main.js`.
+    pub path: &'static str,
+    pub content_type: &'static str,
+    /// A quoted hash of the content.
+    pub etag: &'static str,
+    pub body: &'static [u8],
+}
+
+/// Every file of `web/`.
+pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
+
+/// The page only talks to its own origin; nothing is inlined.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'none'; frame-ancestors 'none'";
+
+pub fn find(path: &str) -> Option<&'static Asset> {
+    ASSETS.iter().find(|asset| asset.path == path)
+}
+
+fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == asset.etag));
+    let mut response = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(asset.content_type),
+            )],
+            asset.body,
+        )
+            .into_response()
+    };
+    let out = response.headers_mut();
+    out.insert(header::ETAG, HeaderValue::from_static(asset.etag));
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    out.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if asset.content_type.starts_with("text/html") {
+        out.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+        out.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        );
+    }
+    response
+}
+
+fn page(headers: &HeaderMap) -> Response {
+    match find("/index.html") {
+        Some(asset) => respond(asset, headers),
+        None => ApiError::internal("the page was not embedded in this build").into_response(),
+    }
+}
+
+/// `GET /`: the page.
+pub async fn index(headers: HeaderMap) -> Response {
+    page(&headers)
+}
+
+/// `GET /r/{code}`: a share link, the page itself (it reads the code from the
+/// address). Codes are checked by the API, not here.
+pub async fn room_page(Path(_code): Path<String>, headers: HeaderMap) -> Response {
+    page(&headers)
+}
+
+/// Any other path: an embedded file, else the API's JSON 404.
+pub async fn file(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    match find(uri.path()) {
+        Some(asset) if !uri.path().starts_with("/api/") => respond(asset, &headers),
+        _ => crate::api::not_found().await.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_and_its_modules_are_embedded_with_types() {
+        let index = find("/index.html").expect("index.html");
+        assert!(index.content_type.starts_with("text/html"));
+        let main = find("/js/main.js").expect("main.js");
+        assert!(main.content_type.starts_with("text/javascript"));
+        assert!(find("/style.css").is_some());
+        for asset in ASSETS {
+            assert!(asset.etag.starts_with('"') && asset.etag.ends_with('"'));
+        }
+    }
+}

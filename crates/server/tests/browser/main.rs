@@ -1,0 +1,775 @@
+//! The web page in a real headless Chromium, against a real server on a
+//! loopback port: every game against the computer, two people and a spectator
+//! through a share link, reloads and a dropped connection, resign and rematch,
+//! both sides on one device, the keyboard. Screenshots of every board land in
+//! `target/tmp/browser-screenshots/`.
+//!
+//! Needs Debian's `chromium` (or `$PLATEAU_CHROMIUM`). Without one the tests
+//! say so loudly and pass, except under `CI=true`, where they fail.
+
+mod cdp;
+#[path = "../support/mod.rs"]
+mod support;
+
+use cdp::{Browser, Page};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+use support::{TestServer, temp_db, test_config};
+
+/// A server, a browser, and the runtime the server runs on (dropped with the
+/// server, so that stopping it cuts every open connection).
+struct Harness {
+    runtime: Option<tokio::runtime::Runtime>,
+    server: Option<TestServer>,
+    db: PathBuf,
+    browser: Browser,
+}
+
+fn harness(name: &str) -> Option<Harness> {
+    let Some(binary) = cdp::find_chromium() else {
+        return no_browser("no chromium on the PATH");
+    };
+    // A Chromium that is there but does not start is a failure, not a skip.
+    let browser = Browser::launch(&binary)
+        .unwrap_or_else(|reason| panic!("{} does not start: {reason}", binary.display()));
+    let runtime = server_runtime();
+    let db = temp_db(&format!("browser-{name}"));
+    let server = runtime.block_on(TestServer::start(&db, test_config()));
+    Some(Harness {
+        runtime: Some(runtime),
+        server: Some(server),
+        db,
+        browser,
+    })
+}
+
+fn server_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+fn no_browser(reason: &str) -> Option<Harness> {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!(
+            "CI=true but no browser could be started ({reason}); .ci/run installs Debian's \
+             chromium package, or set PLATEAU_CHROMIUM"
+        );
+    }
+    let bar = "!".repeat(78);
+    // Straight to the terminal: the test harness captures eprintln! of passing tests.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n{bar}\n!!! BROWSER TEST SKIPPED: {reason}.\n!!! Install Chromium (apt-get install -y \
+         chromium) or set PLATEAU_CHROMIUM to run the web page's end-to-end tests.\n{bar}\n"
+    );
+    None
+}
+
+impl Harness {
+    fn base(&self) -> String {
+        self.server.as_ref().expect("a running server").base.clone()
+    }
+
+    fn person(&self) -> Page {
+        self.browser.new_person(1200, 900)
+    }
+
+    /// Stops the server: every open connection is cut.
+    fn stop_server(&mut self) {
+        if let (Some(server), Some(runtime)) = (self.server.take(), self.runtime.take()) {
+            runtime.block_on(server.stop());
+            runtime.shutdown_timeout(Duration::from_secs(2));
+        }
+    }
+
+    /// Starts the server again on the same address and database.
+    fn restart_server(&mut self, base: &str) {
+        let address = base.trim_start_matches("http://").to_string();
+        let runtime = server_runtime();
+        let server = runtime.block_on(TestServer::start_at(&self.db, test_config(), &address));
+        self.server = Some(server);
+        self.runtime = Some(runtime);
+    }
+
+    /// Fails the test if any page threw or logged an error.
+    fn assert_no_page_errors(&self) {
+        let errors = self.browser.errors();
+        assert!(errors.is_empty(), "JavaScript errors: {errors:#?}");
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.stop_server();
+    }
+}
+
+fn screenshot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("browser-screenshots")
+        .join(format!("{name}.png"))
+}
+
+/// The page can take a move from this person now.
+const MY_TURN: &str = "document.querySelector('.game')?.dataset.pending === 'false' \
+     && (document.querySelectorAll('.board .cell[tabindex]').length > 0 \
+         || !!document.querySelector('.actions [data-move]'))";
+
+/// This person's turn, or the game is over (a computer at a low level may
+/// still win quickly: the tests make no assumption on how long a game lasts).
+const MY_TURN_OR_OVER: &str = "document.querySelector('.game')?.dataset.status === 'finished' \
+     || (document.querySelector('.game')?.dataset.pending === 'false' \
+         && (document.querySelectorAll('.board .cell[tabindex]').length > 0 \
+             || !!document.querySelector('.actions [data-move]')))";
+
+fn moves(page: &Page) -> u64 {
+    page.eval("+(document.querySelector('.game')?.dataset.moves || 0)")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+fn wait_moves(page: &Page, at_least: u64) {
+    page.wait_for(&format!(
+        "+document.querySelector('.game')?.dataset.moves >= {at_least}"
+    ));
+}
+
+fn set_select(page: &Page, id: &str, value: &str) {
+    let done = page.eval(&format!(
+        "(() => {{ const s = document.getElementById({id}); if (!s) return false; s.value = {value}; \
+         s.dispatchEvent(new Event('change', {{ bubbles: true }})); return s.value === {value}; }})()",
+        id = serde_json::json!(id),
+        value = serde_json::json!(value)
+    ));
+    assert_eq!(done, true, "#{id} has no option {value}");
+}
+
+/// Starts a game from the home page; returns the room code.
+fn start_game(
+    page: &Page,
+    base: &str,
+    game: &str,
+    variant: Option<&str>,
+    opponent: &str,
+    level: Option<&str>,
+    colour: &str,
+) -> String {
+    page.goto(&format!("{base}/"));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click(&format!("input[name=game][value='{game}']"));
+    if let Some(variant) = variant {
+        set_select(page, "variant", variant);
+    }
+    page.click(&format!("input[name=opponent][value='{opponent}']"));
+    if let Some(level) = level {
+        set_select(page, "level", level);
+    }
+    if opponent != "local" {
+        page.click(&format!("input[name=colour][value='{colour}']"));
+    }
+    page.click("form button[type=submit]");
+    let code = page.wait_for(
+        "location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') \
+         && location.pathname.slice(3)",
+    );
+    code.as_str().expect("a room code").to_string()
+}
+
+/// Plays one legal move by clicking: a highlighted target if there is one,
+/// else a playable piece first. Returns the number of plies after it.
+fn play_a_move(page: &Page) -> u64 {
+    let before = moves(page);
+    page.wait_for(MY_TURN);
+    let mut piece = 0;
+    for _ in 0..20 {
+        let sent = page.eval(&format!(
+            "document.querySelector('.game').dataset.pending === 'true' \
+             || +document.querySelector('.game').dataset.moves > {before}"
+        ));
+        if sent == true {
+            break;
+        }
+        let targets = page
+            .eval("document.querySelectorAll('.board .cell.target').length")
+            .as_u64()
+            .unwrap_or(0);
+        if targets > 0 {
+            page.click(".board .cell.target");
+        } else {
+            let playable = page
+                .eval("document.querySelectorAll('.board .cell.playable').length")
+                .as_u64()
+                .unwrap_or(0);
+            if playable == 0
+                && page.eval("!!document.querySelector('.actions [data-move]')") == true
+            {
+                // No move but a pass.
+                page.click(".actions [data-move]");
+                continue;
+            }
+            assert!(playable > 0, "nothing to click: {}", page.describe());
+            page.click_nth(".board .cell.playable", piece % playable as usize);
+            piece += 1;
+        }
+    }
+    wait_moves(page, before + 1);
+    before + 1
+}
+
+/// Clicks on a cell that is neither playable nor a target, and checks nothing
+/// was sent and nothing changed.
+fn illegal_click_changes_nothing(page: &Page) {
+    page.wait_for(MY_TURN);
+    let version = page.eval("document.querySelector('.game').dataset.version");
+    let dead = page.eval(
+        "document.querySelectorAll('.board .cell:not(.playable):not(.target):not(.selected):not(.pickable)').length",
+    );
+    assert!(dead.as_u64().unwrap_or(0) > 0, "every cell is active?");
+    page.click(".board .cell:not(.playable):not(.target):not(.selected):not(.pickable)");
+    std::thread::sleep(Duration::from_millis(150));
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.pending"),
+        "false"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.version"),
+        version
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.hint').classList.contains('bad')"),
+        false
+    );
+}
+
+/// A move typed in notation that the rules refuse: the server's reason shows,
+/// the position stays.
+fn typed_illegal_move_shows_the_reason(page: &Page, text: &str) {
+    page.wait_for(MY_TURN);
+    let version = page.eval("document.querySelector('.game').dataset.version");
+    page.eval("document.querySelector('details').open = true");
+    page.click(".typed input");
+    page.type_text(text);
+    page.click(".typed button");
+    page.wait_for("document.querySelector('.hint.bad')?.textContent");
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.version"),
+        version
+    );
+}
+
+fn ai_game(game: &str, variant: Option<&str>, colour: &str, shot: &str) {
+    let Some(h) = harness(shot) else { return };
+    let page = h.person();
+    start_game(
+        &page,
+        &h.base(),
+        game,
+        variant,
+        "ai",
+        Some("beginner"),
+        colour,
+    );
+    illegal_click_changes_nothing(&page);
+    let mine = play_a_move(&page);
+    // The computer's reply appears by itself.
+    wait_moves(&page, mine + 1);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN_OR_OVER);
+    page.screenshot(&screenshot_path(shot));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn escampe_against_the_computer_placing_by_clicking_six_squares() {
+    let Some(h) = harness("escampe") else { return };
+    let page = h.person();
+    // White: the computer (Black) places first, then we place, then we move first.
+    start_game(
+        &page,
+        &h.base(),
+        "escampe",
+        None,
+        "ai",
+        Some("beginner"),
+        "white",
+    );
+    wait_moves(&page, 1);
+    page.wait_for(MY_TURN);
+    assert_eq!(
+        page.eval("document.querySelectorAll('.placement [data-layout]').length"),
+        3,
+        "suggested layouts are offered"
+    );
+    // Only the free edge can be clicked.
+    let pickable = page.eval("document.querySelectorAll('.board .cell.pickable').length");
+    assert_eq!(pickable, 12, "two rows of six");
+    illegal_click_changes_nothing(&page);
+    // The unicorn first, on the back row (out of reach for a while), then the paladins.
+    page.click(".board .cell.pickable[data-cell$='1'], .board .cell.pickable[data-cell$='6']");
+    for placed in 1..=6 {
+        if placed > 1 {
+            page.click(".board .cell.pickable");
+        }
+        page.wait_for(&format!(
+            "document.querySelectorAll('.board .cell.selected').length === {placed}"
+        ));
+    }
+    page.click(".placement [data-action=place]");
+    wait_moves(&page, 2);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    // The imposed liseré is shown, and only pieces on it can move.
+    page.wait_for(MY_TURN);
+    page.wait_for("document.querySelector('.hint').textContent.includes('liseré')");
+    let imposed_ok = page.eval(
+        "[...document.querySelectorAll('.board .cell.playable')].every(c => c.classList.contains('imposed'))",
+    );
+    assert_eq!(imposed_ok, true);
+    typed_illegal_move_shows_the_reason(&page, "A1-A9");
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN_OR_OVER);
+    page.screenshot(&screenshot_path("escampe"));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn escampe_as_black_with_a_suggested_layout() {
+    let Some(h) = harness("escampe-layout") else {
+        return;
+    };
+    let page = h.person();
+    start_game(
+        &page,
+        &h.base(),
+        "escampe",
+        None,
+        "ai",
+        Some("beginner"),
+        "black",
+    );
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path("escampe-placement"));
+    page.click(".placement [data-layout]");
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
+    page.click(".placement [data-action=place]");
+    // The computer places and moves first; then it is our move.
+    wait_moves(&page, 3);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN_OR_OVER);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn draughts_against_the_computer_shows_it_thinking() {
+    let Some(h) = harness("draughts") else { return };
+    let page = h.person();
+    // Black against the strongest level: White (the computer) moves first,
+    // and thinks long enough to be seen thinking.
+    start_game(
+        &page,
+        &h.base(),
+        "draughts",
+        None,
+        "ai",
+        Some("master"),
+        "black",
+    );
+    page.wait_for_within(
+        "document.querySelector('.game').dataset.thinking === 'true' \
+         && document.querySelector('.status').textContent.includes('thinking')",
+        Duration::from_secs(10),
+    );
+    wait_moves(&page, 1);
+    illegal_click_changes_nothing(&page);
+    // Square numbers on demand.
+    page.click("[data-action=numbers]");
+    page.wait_for("document.querySelectorAll('.board text.num').length === 50");
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN);
+    // The last move is highlighted, our pieces at the bottom (Black: flipped).
+    assert_eq!(
+        page.eval("document.querySelectorAll('.board .cell.last').length >= 2"),
+        true
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.player.bottom').dataset.side"),
+        "black"
+    );
+    page.screenshot(&screenshot_path("draughts"));
+    page.click("[data-action=flip]");
+    page.wait_for("document.querySelector('.player.bottom').dataset.side === 'white'");
+    page.click("[data-action=flip]");
+    page.wait_for("document.querySelector('.player.bottom').dataset.side === 'black'");
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn abalone_against_the_computer() {
+    ai_game("abalone", Some("belgian-daisy"), "black", "abalone");
+}
+
+#[test]
+fn virus_against_the_computer() {
+    ai_game("virus", Some("5x5"), "white", "virus");
+}
+
+#[test]
+fn ataxx_against_the_computer() {
+    ai_game("ataxx", None, "black", "ataxx");
+}
+
+/// Two people through a share link, a reload, a spectator, and a dropped
+/// connection (the server restarts on the same port).
+#[test]
+fn two_friends_and_a_spectator_through_the_share_link() {
+    let Some(mut h) = harness("friends") else {
+        return;
+    };
+    let base = h.base();
+    let alice = h.person();
+    let code = start_game(&alice, &base, "draughts", None, "friend", None, "white");
+    alice.wait_for(
+        "document.querySelector('.status').textContent.includes('Waiting for your friend')",
+    );
+    let link = alice
+        .eval("document.querySelector('.share input').value")
+        .as_str()
+        .expect("a share link")
+        .to_string();
+    assert_eq!(link, format!("{base}/r/{code}"));
+    alice.click("[data-action=copy-link]");
+    alice.wait_for("!document.getElementById('toast').hidden");
+    alice.screenshot(&screenshot_path("friend-waiting"));
+
+    let bob = h.person();
+    bob.goto(&link);
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    alice.wait_for("document.querySelector('.game').dataset.status === 'playing'");
+    // Alice sees Bob arrive (his stream carries his seat).
+    alice.wait_for("document.querySelector('.player.top .tag').textContent.includes('online')");
+
+    for ply in 1..=4u64 {
+        let (mover, watcher) = if ply % 2 == 1 {
+            (&alice, &bob)
+        } else {
+            (&bob, &alice)
+        };
+        play_a_move(mover);
+        wait_moves(watcher, ply);
+    }
+    // Bob reloads mid-game: same seat, same game, and play goes on.
+    bob.reload();
+    bob.wait_for("document.querySelector('.game')?.dataset.seat === 'black'");
+    wait_moves(&bob, 4);
+    play_a_move(&alice);
+    wait_moves(&bob, 5);
+    play_a_move(&bob);
+    wait_moves(&alice, 6);
+
+    // A third person only watches.
+    let carol = h.person();
+    carol.goto(&link);
+    carol.wait_for("document.querySelector('.game')?.dataset.seat === 'spectator'");
+    wait_moves(&carol, 6);
+    assert_eq!(
+        carol.eval("document.querySelectorAll('.board .cell[tabindex]').length"),
+        0,
+        "a spectator's board is read-only"
+    );
+    assert_eq!(
+        carol.eval("document.querySelectorAll('[data-action=join], [data-action=resign]').length"),
+        0
+    );
+    play_a_move(&alice);
+    wait_moves(&carol, 7);
+    carol.screenshot(&screenshot_path("spectator"));
+
+    // The connection drops (the server goes away and comes back): the pages
+    // say so, reconnect by themselves, and catch up.
+    h.stop_server();
+    bob.wait_for("document.querySelector('.game').dataset.connection === 'lost'");
+    h.restart_server(&base);
+    bob.wait_for_within(
+        "document.querySelector('.game').dataset.connection === 'open'",
+        Duration::from_secs(20),
+    );
+    alice.wait_for_within(
+        "document.querySelector('.game').dataset.connection === 'open'",
+        Duration::from_secs(20),
+    );
+    play_a_move(&bob);
+    wait_moves(&alice, 8);
+    wait_moves(&carol, 8);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn resign_and_rematch_through_the_page() {
+    let Some(h) = harness("rematch") else { return };
+    let base = h.base();
+    let alice = h.person();
+    start_game(&alice, &base, "virus", Some("4x4"), "friend", None, "black");
+    let link = alice
+        .eval("document.querySelector('.share input').value")
+        .as_str()
+        .expect("a share link")
+        .to_string();
+    let bob = h.person();
+    bob.goto(&link);
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'white'");
+    play_a_move(&alice);
+    wait_moves(&bob, 1);
+
+    // Resigning asks for a confirmation first.
+    bob.click("[data-action=resign]");
+    bob.wait_for("document.querySelector('[data-action=resign]').textContent.includes('Confirm')");
+    assert_eq!(
+        bob.eval("document.querySelector('.game').dataset.status"),
+        "playing"
+    );
+    bob.click("[data-action=resign]");
+    for page in [&alice, &bob] {
+        page.wait_for("document.querySelector('.game').dataset.status === 'finished'");
+        page.wait_for("!document.querySelector('.banner').hidden");
+        assert!(
+            page.eval("document.querySelector('.banner').textContent")
+                .as_str()
+                .unwrap_or("")
+                .contains("resignation")
+        );
+    }
+    assert!(
+        alice
+            .eval("document.querySelector('.banner .headline').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("You won")
+    );
+    alice.screenshot(&screenshot_path("resigned"));
+
+    // Alice asks for a rematch: a new room, colours swapped.
+    let old = alice.eval("location.pathname");
+    alice.click("[data-action=rematch]");
+    alice.wait_for(&format!(
+        "location.pathname !== {old} && document.querySelector('.game')?.dataset.seat === 'white'"
+    ));
+    // Bob is offered it and accepts.
+    bob.wait_for(
+        "document.querySelector('[data-action=rematch]')?.textContent.includes('Play the rematch')",
+    );
+    bob.click("[data-action=rematch]");
+    bob.wait_for("document.querySelector('.game')?.dataset.seat === 'black'");
+    assert_eq!(
+        alice.eval("location.pathname"),
+        bob.eval("location.pathname")
+    );
+    play_a_move(&bob);
+    wait_moves(&alice, 1);
+    play_a_move(&alice);
+    wait_moves(&bob, 2);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn both_sides_on_one_device_by_keyboard_and_on_a_phone() {
+    let Some(h) = harness("local") else { return };
+    let page = h.person();
+    page.set_viewport(390, 844, true);
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.screenshot(&screenshot_path("home-phone"));
+    start_game(&page, &h.base(), "abalone", None, "local", None, "white");
+    page.wait_for("document.querySelector('.game').dataset.seat === 'white black'");
+    // Keyboard: a marble is focusable and Enter selects it; Enter on a target plays.
+    page.wait_for(MY_TURN);
+    page.eval("document.querySelector('.board .cell.playable[tabindex]').focus()");
+    page.press("Enter");
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 1");
+    page.wait_for("document.querySelector('.board .cell.target[tabindex]')");
+    page.eval("document.querySelector('.board .cell.target[tabindex]').focus()");
+    page.press("Enter");
+    wait_moves(&page, 1);
+    // The other side plays from the same page.
+    play_a_move(&page);
+    play_a_move(&page);
+    page.wait_for(MY_TURN);
+    page.screenshot(&screenshot_path("abalone-phone"));
+    // The game is remembered on the home page.
+    page.click("a.brand");
+    page.wait_for("document.querySelectorAll('.recent li').length === 1");
+    assert!(
+        page.eval("document.querySelector('.recent li').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("both sides here")
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn the_page_and_its_files_are_served_with_types_and_cache_headers() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let server = TestServer::start(&temp_db("page"), test_config()).await;
+        let client = support::client();
+        for (path, kind) in [
+            ("/", "text/html"),
+            ("/r/ABCDE", "text/html"),
+            ("/js/main.js", "text/javascript"),
+            ("/style.css", "text/css"),
+            ("/favicon.svg", "image/svg+xml"),
+        ] {
+            let response = client.get(server.url(path)).send().await.unwrap();
+            assert_eq!(response.status().as_u16(), 200, "{path}");
+            let headers = response.headers();
+            assert!(
+                headers["content-type"].to_str().unwrap().starts_with(kind),
+                "{path}"
+            );
+            assert_eq!(headers["cache-control"], "no-cache", "{path}");
+            let etag = headers["etag"].clone();
+            let again = client
+                .get(server.url(path))
+                .header("if-none-match", etag)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(again.status().as_u16(), 304, "{path} revalidates");
+        }
+        let missing = client.get(server.url("/js/nope.js")).send().await.unwrap();
+        assert_eq!(missing.status().as_u16(), 404);
+        let api = client.get(server.url("/api/nope")).send().await.unwrap();
+        assert_eq!(api.status().as_u16(), 404);
+        server.stop().await;
+    });
+}
+
+/// A draughts capture of two pieces entered by clicking through its landing
+/// squares (the only capturing piece selected from the start), after moves
+/// typed in notation; and captures that share start and end told apart by
+/// their landings (the page's modules, on a position set up for it).
+#[test]
+fn draughts_captures_by_clicking_through_the_landings() {
+    let Some(h) = harness("captures") else { return };
+    let page = h.person();
+    start_game(&page, &h.base(), "draughts", None, "local", None, "white");
+    let opening = [
+        "34-29", "20-24", "29x20", "15x24", "32-27", "19-23", "37-32", "24-29", "33x24", "14-20",
+        "24x15", "9-14", "31-26", "17-21", "26x17",
+    ];
+    page.eval("document.querySelector('details').open = true");
+    for (ply, mv) in opening.iter().enumerate() {
+        page.wait_for(MY_TURN);
+        page.click(".typed input");
+        page.type_text(mv);
+        page.click(".typed button");
+        wait_moves(&page, ply as u64 + 1);
+    }
+    page.wait_for(MY_TURN);
+    // Black must take two pieces with the man on 11: it is selected already,
+    // the first landing (22) is a step, the end (31) a final target.
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.board .cell.selected')].map(c => c.dataset.cell).join()"),
+        "11"
+    );
+    assert_eq!(
+        page.eval("[...document.querySelectorAll('.board .cell.target')].map(c => c.dataset.cell + ':' + (c.classList.contains('step') ? 'step' : 'final')).sort().join()"),
+        "22:step,31:final"
+    );
+    page.click(".board .cell[data-cell='22']");
+    page.wait_for("[...document.querySelectorAll('.board .cell.target')].map(c => c.dataset.cell).join() === '31'");
+    page.click(".board .cell[data-cell='31']");
+    wait_moves(&page, 16);
+    assert_eq!(
+        page.eval("document.querySelector('.moves .ply.latest').textContent"),
+        "11x31"
+    );
+    page.screenshot(&screenshot_path("draughts-capture"));
+
+    // A king's captures that share start and end but not their pieces: the
+    // server writes them with every landing (as `plateau perft --divide`
+    // lists them), and the page has the player click through the landings.
+    let picked = page.eval(
+        "(async () => { \
+           const d = await import('/js/boards/draughts.js'); \
+           const { SequencePicker } = await import('/js/picker.js'); \
+           const model = d.parse('W:WK43:B17,29,13,9,27'); \
+           const legal = ['43x21x3x20x33', '43x21x3x20x38', '43x21x3x20x42', '43x21x3x20x47', \
+                          '43x21x8x24x33', '43x21x8x24x38', '43x21x8x24x42', '43x21x8x24x47']; \
+           const picker = new SequencePicker(d.entries(model, legal)); \
+           const seen = []; \
+           const targets = () => [...picker.view().targets].map(([c, k]) => c + ':' + k).sort().join(); \
+           seen.push([...picker.view().selected].join(), targets()); \
+           for (const cell of ['21', '8', '24']) { picker.click(cell); seen.push(targets()); } \
+           seen.push(JSON.stringify(picker.click('38'))); \
+           return seen; })()",
+    );
+    assert_eq!(
+        picked,
+        serde_json::json!([
+            "43",
+            "21:step",
+            "3:step,8:step",
+            "24:step",
+            "33:final,38:final,42:final,47:final",
+            "{\"move\":\"43x21x8x24x38\"}"
+        ])
+    );
+    h.assert_no_page_errors();
+}
+
+/// The board modules read each game's position text and turn its moves into
+/// clicks as the rules say (checked in the page itself, on set positions).
+#[test]
+fn board_modules_read_positions_and_moves() {
+    let Some(h) = harness("modules") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    let seen = page.eval(
+        "(async () => { \
+           const e = await import('/js/boards/escampe.js'); \
+           const d = await import('/js/boards/draughts.js'); \
+           const a = await import('/js/boards/abalone.js'); \
+           const x = await import('/js/boards/ataxx.js'); \
+           const out = {}; \
+           const m = e.parse('n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2'); \
+           out.escampe = [m.board.size, m.board.get('C1'), m.board.get('C6'), m.side, m.constraint, \
+                          e.lisere('A1'), e.lisere('D6'), e.lisere('F6'), e.lisere('B5'), \
+                          e.placementRows(e.parse('6/6/6/6/6/6 b -'), 'black', 'B5').join(), \
+                          e.placementRows(e.parse('n1n2N/1n1n2/6/6/6/6 w -'), 'white', null).join()]; \
+           const dm = d.parse('B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29'); \
+           out.draughts = [dm.board.size, dm.side, dm.board.get(10).king, dm.board.get(18).king, \
+                           d.parse('W:W31-50:B1-20').board.size, d.coords(1).join(), d.coords(46).join(), d.coords(50).join()]; \
+           const am = a.parse('wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w0'); \
+           const picker = new a.AbalonePicker(am, ['c3d3', 'c3c4d3', 'a1b1']); \
+           picker.click('c3'); picker.click('c4'); \
+           out.abalone = [am.board.size, am.board.get('a1'), am.board.get('i9'), am.side, \
+                          [...picker.view().targets.keys()].sort().join(), JSON.stringify(picker.click('d4'))]; \
+           const xm = x.parse('x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1'); \
+           const entries = x.entries(xm, ['b7', 'a7c5', '0000']); \
+           out.ataxx = [xm.n, xm.board.get('a7'), xm.board.get('g7'), xm.board.get('c5'), xm.jumps, \
+                        JSON.stringify(entries.map((en) => en.seqs)), x.parse('x3/4/4/3o o').jumps]; \
+           return out; })()",
+    );
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "escampe": [12, "N", "B", "white", 2, 1, 1, 2, 3, "5,6", "1,2"],
+            "draughts": [12, "black", true, false, 40, "0,1", "9,0", "9,8"],
+            "abalone": [28, "black", "white", "black", "d3,d4", "{\"move\":\"c3c4d3\"}"],
+            "ataxx": [7, "black", "white", "blocked", true,
+                      "[[[\"b7\"],[\"a7\",\"b7\"]],[[\"a7\",\"c5\"]],[]]", false],
+        })
+    );
+    h.assert_no_page_errors();
+}

@@ -1,0 +1,164 @@
+// Escampe: a 6x6 board whose squares carry a liseré of 1-3 lines (drawn as
+// rings), unicorns and paladins; placements on two rows, then moves `B1-D1`,
+// the pass `E`. Position text: `n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2`.
+
+import { cellGroup, disc } from './svg.js';
+
+const COLUMNS = 'ABCDEF';
+/** Liseré of each square, row 6 first (docs/rules/escampe.md). */
+const LISERE = [
+  [3, 2, 2, 1, 3, 2],
+  [1, 3, 1, 3, 1, 2],
+  [2, 1, 3, 2, 3, 1],
+  [2, 3, 1, 2, 1, 3],
+  [3, 1, 3, 1, 3, 2],
+  [1, 2, 2, 3, 1, 2],
+];
+
+export function lisere(square) {
+  const col = COLUMNS.indexOf(square[0]);
+  const row = Number(square.slice(1));
+  return LISERE[6 - row][col];
+}
+
+const NAMES = { N: 'black unicorn', n: 'black paladin', B: 'white unicorn', b: 'white paladin' };
+
+export function parse(text) {
+  const [rows = '', side = 'w', constraint = '-'] = text.trim().split(/\s+/);
+  const board = new Map();
+  rows.split('/').forEach((row, i) => {
+    let col = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) col += Number(ch);
+      else {
+        board.set(`${COLUMNS[col]}${6 - i}`, ch);
+        col += 1;
+      }
+    }
+  });
+  return {
+    board,
+    side: side === 'b' ? 'black' : 'white',
+    constraint: /^[123]$/.test(constraint) ? Number(constraint) : null,
+  };
+}
+
+/** The side owning a piece letter. */
+const owner = (piece) => ('Nn'.includes(piece) ? 'black' : 'white');
+
+function rowsOf(model, side) {
+  return [...model.board].filter(([, p]) => owner(p) === side).map(([sq]) => Number(sq.slice(1)));
+}
+
+/** Whether `side` still has to place its pieces. */
+export function placing(model, side) {
+  return rowsOf(model, side).length === 0;
+}
+
+/**
+ * The rows `side` may place on: White takes the edge Black left; Black's first
+ * square decides its edge (`first`, if any).
+ */
+export function placementRows(model, side, first) {
+  if (side === 'white') {
+    const black = rowsOf(model, 'black');
+    return black.length && black[0] >= 5 ? [1, 2] : [5, 6];
+  }
+  if (first) return Number(first.slice(1)) >= 5 ? [5, 6] : [1, 2];
+  return [1, 2, 5, 6];
+}
+
+/** Placements worth offering: Black placements of plateau's book (a fair start for White too). */
+export function suggestions(model, side) {
+  const rows = placementRows(model, side, null);
+  const bottom = ['A1/B1/D1/A2/D2/F2', 'A1/B1/A2/C2/D2/F2', 'A1/B1/A2/D2/E2/F2'];
+  const top = ['A6/A5/D5/E5/B6/E6', 'A6/A5/D5/E5/B6/F6', 'E6/A5/B5/E5/D6/F6'];
+  if (rows.length === 4) return [...bottom.slice(0, 2), ...top.slice(0, 1)];
+  return rows[0] === 1 ? bottom : top;
+}
+
+export const squares = () => {
+  const out = [];
+  for (let row = 6; row >= 1; row -= 1) for (const c of COLUMNS) out.push(`${c}${row}`);
+  return out;
+};
+
+export function entries(model, legal) {
+  return legal.map((move) => {
+    const m = /^([A-F][1-6])-([A-F][1-6])$/.exec(move);
+    return { move, seqs: m ? [[m[1], m[2]]] : [] };
+  });
+}
+
+export function lastCells(move) {
+  return (move.match(/[A-F][1-6]/g) || []).slice(0, 6);
+}
+
+/** Own pieces at the bottom once placed. */
+export function autoFlip(model, seat) {
+  if (!seat) return false;
+  const rows = rowsOf(model, seat);
+  if (!rows.length) return false;
+  return rows.reduce((a, b) => a + b, 0) / rows.length > 3.5;
+}
+
+export function describe(model, state) {
+  if (!model.constraint || state.status !== 'playing') return '';
+  return `${model.side === 'white' ? 'White' : 'Black'} must move a piece from a liseré-${model.constraint} square`;
+}
+
+function piece(letter) {
+  const side = owner(letter);
+  if (letter === 'N' || letter === 'B') {
+    const horn = '<polygon class="horn" points="0.5,0.2 0.445,0.47 0.555,0.47"/>'
+      + '<circle class="unicorn-mark" cx="0.5" cy="0.56" r="0.07"/>';
+    return disc(0.5, 0.53, 0.27, side, horn);
+  }
+  return disc(0.5, 0.5, 0.22, side);
+}
+
+/** `view`: {flipped, playable, selected, targets, last, interactive, ghosts: Map square->letter}. */
+export function draw(model, view) {
+  const imposed = new Set();
+  if (model.constraint && view.showImposed) {
+    for (const sq of squares()) if (lisere(sq) === model.constraint) imposed.add(sq);
+  }
+  const cellView = { ...view, imposed };
+  let body = '<rect x="-0.06" y="-0.06" width="6.12" height="6.12" rx="0.08" fill="#7a5533"/>';
+  for (const sq of squares()) {
+    const col = COLUMNS.indexOf(sq[0]);
+    const row = Number(sq.slice(1));
+    let x = col;
+    let y = 6 - row;
+    if (view.flipped) { x = 5 - x; y = 5 - y; }
+    const lines = lisere(sq);
+    let inner = '<rect class="sq-light" width="1" height="1" stroke="#b89a6a" stroke-width="0.02"/>'
+      + '<rect class="hl" x="0.04" y="0.04" width="0.92" height="0.92" rx="0.08"/>';
+    for (let i = 0; i < lines; i += 1) inner += `<circle class="lisere" cx="0.5" cy="0.5" r="${0.43 - i * 0.065}"/>`;
+    const letter = model.board.get(sq);
+    const ghost = view.ghosts && view.ghosts.get(sq);
+    if (letter) inner += piece(letter);
+    else if (ghost) inner += `<g class="ghost">${piece(ghost)}</g>`;
+    inner += '<circle class="tg" cx="0.5" cy="0.5" r="0.12"/>';
+    inner += '<rect class="focus-ring" x="0.05" y="0.05" width="0.9" height="0.9" rx="0.08"/>';
+    const label = `${sq}, liseré ${lines}${letter ? `, ${NAMES[letter]}` : ghost ? `, ${NAMES[ghost]} (planned)` : ''}`;
+    body += cellGroup({ id: sq, x, y, view: cellView, label, inner, occupied: Boolean(letter) });
+  }
+  for (let i = 0; i < 6; i += 1) {
+    const col = view.flipped ? 5 - i : i;
+    const row = view.flipped ? i + 1 : 6 - i;
+    body += `<text class="coord" x="${i + 0.5}" y="6.3">${COLUMNS[col]}</text>`;
+    body += `<text class="coord" x="-0.3" y="${i + 0.5}">${row}</text>`;
+  }
+  return { viewBox: '-0.55 -0.2 6.75 6.75', body, title: 'Escampe board' };
+}
+
+/**
+ * The side whose pieces sit at the bottom of the drawing; before Black has
+ * placed, the player's own (`seat`), White for a spectator.
+ */
+export function bottomSide(model, flipped, seat) {
+  const black = rowsOf(model, 'black');
+  const blackLow = black.length ? black.reduce((a, b) => a + b, 0) / black.length < 3.5 : seat === 'black';
+  return blackLow !== flipped ? 'black' : 'white';
+}

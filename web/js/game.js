@@ -1,0 +1,548 @@
+// A room: the board, the players, the moves, and the controls. The server is
+// the authority: the page shows its state, offers only its legal moves, and
+// posts the one chosen; every change comes back over the event stream.
+
+import { api } from './api.js';
+import { h, toast, copyText } from './dom.js';
+import { boardFor, pickerFor, sideName, passLabel } from './games.js';
+import { openStream } from './stream.js';
+import * as store from './store.js';
+import * as escampe from './boards/escampe.js';
+
+const other = (side) => (side === 'white' ? 'black' : 'white');
+
+export function gameView(root, code, { navigate }) {
+  const remembered = store.get(code);
+  let tokens = { ...((remembered && remembered.tokens) || {}) };
+  let state = null;
+  let board = null;
+  let model = null;
+  let picker = null;
+  let userFlip = false;
+  let numbers = false;
+  let pending = false;
+  let hint = { text: '', bad: false };
+  let placement = [];
+  let resignArmed = null;
+  let connection = 'connecting';
+  let stream = null;
+  let destroyed = false;
+
+  // The layout is built once; renders only fill it, so nothing jumps.
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('class', 'board');
+  const playerTop = h('div', { class: 'player top' });
+  const playerBottom = h('div', { class: 'player bottom' });
+  const hintLine = h('p', { class: 'hint', 'aria-live': 'polite' });
+  const placementBar = h('div', { class: 'placement', hidden: true });
+  const status = h('div', { class: 'status', 'aria-live': 'polite' });
+  const connectionLine = h('div', { class: 'connection', 'aria-live': 'polite' });
+  const banner = h('div', { class: 'banner', role: 'status', hidden: true });
+  const actions = h('div', { class: 'actions' });
+  const share = h('div', { class: 'share' });
+  const moveList = h('ol', { class: 'moves', 'aria-label': 'Moves played' });
+  const movesBox = h('div', { class: 'moves-box', tabindex: '0', 'aria-label': 'Move list' }, moveList);
+  const typedInput = h('input', { type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'Move in notation' });
+  const typedForm = h('form', { class: 'typed', onsubmit: (e) => { e.preventDefault(); const text = typedInput.value.trim(); if (text && canAct()) submit(text); } },
+    typedInput, h('button', { class: 'btn', type: 'submit' }, 'Play'));
+  const section = h('section', { class: 'game', 'data-code': code },
+    h('div', { class: 'board-area' },
+      playerTop,
+      h('div', { class: 'board-wrap' }, svg),
+      playerBottom,
+      hintLine,
+      placementBar),
+    h('aside', { class: 'panel', 'aria-label': 'Game' },
+      h('h1', { class: 'visually-hidden' }, `Room ${code}`),
+      status,
+      connectionLine,
+      banner,
+      actions,
+      share,
+      movesBox,
+      h('details', {}, h('summary', {}, 'Type a move'), typedForm)));
+  root.replaceChildren(section);
+  status.append(h('span', { class: 'spinner on', 'aria-hidden': 'true' }), h('span', {}, 'Loading…'));
+
+  svg.addEventListener('click', (event) => {
+    const cell = event.target.closest && event.target.closest('.cell');
+    if (cell) onCell(cell.dataset.cell);
+  });
+  svg.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const cell = event.target.closest && event.target.closest('.cell');
+    if (cell) {
+      event.preventDefault();
+      onCell(cell.dataset.cell);
+    }
+  });
+  const onVisible = () => { if (document.visibilityState === 'visible' && stream) stream.reconnect(); };
+  document.addEventListener('visibilitychange', onVisible);
+
+  // ---- state -------------------------------------------------------------
+
+  const seated = () => Object.keys(tokens).filter((s) => tokens[s]);
+  const mine = (side) => Boolean(tokens[side]);
+  const bothHere = () => mine('white') && mine('black');
+
+  function canAct() {
+    return Boolean(state) && state.status === 'playing' && !pending && mine(state.side_to_move);
+  }
+
+  function thinking() {
+    return Boolean(state && state.status === 'playing' && state.ai && state.side_to_move === state.ai.seat);
+  }
+
+  function placingNow() {
+    return Boolean(state && state.game === 'escampe' && state.status === 'playing' && state.legal_moves === null
+      && model && escampe.placing(model, state.side_to_move));
+  }
+
+  function accept(next) {
+    if (!next || typeof next.version !== 'number') return;
+    if (state && next.version < state.version) return;
+    const moved = !state || next.version !== state.version || next.position !== state.position;
+    state = next;
+    if (stream) stream.seen(state.version);
+    if (moved) {
+      board = boardFor(state.game);
+      model = board ? board.parse(state.position) : null;
+      picker = board && Array.isArray(state.legal_moves) && state.status === 'playing' ? pickerFor(board, model, state.legal_moves) : null;
+      placement = [];
+      if (!pending) hint = { text: '', bad: false };
+      remember();
+    }
+    render();
+  }
+
+  function remember() {
+    if (!seated().length) return;
+    store.remember({
+      code,
+      game: state.game,
+      variant: state.variant,
+      title: state.title,
+      tokens,
+      status: state.status,
+      result: state.result,
+      opponent: bothHere() ? 'local' : state.ai ? 'ai' : 'friend',
+      level: state.ai ? state.ai.level : undefined,
+    });
+  }
+
+  async function refresh() {
+    try {
+      accept(await api.state(code));
+    } catch (err) {
+      setHint(err.message, true);
+    }
+  }
+
+  function connect() {
+    if (stream) stream.close();
+    const token = tokens[seated()[0]];
+    stream = openStream({
+      code,
+      token,
+      lastId: state ? state.version : null,
+      onEvent: (kind, data) => {
+        if (destroyed) return;
+        if (kind === 'state' || kind === 'presence') accept(data);
+      },
+      onConnection: (value) => {
+        if (destroyed) return;
+        connection = value;
+        if (value === 'gone') {
+          store.forget(code);
+          if (!state) {
+            status.replaceChildren(h('span', {}, `There is no room ${code} (it may have expired).`));
+            actions.replaceChildren(h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'New game'));
+            return;
+          }
+        }
+        renderConnection();
+      },
+    });
+  }
+
+  // ---- actions -----------------------------------------------------------
+
+  function setHint(text, bad = false) {
+    hint = { text, bad };
+    renderHint();
+  }
+
+  async function submit(move) {
+    if (!canAct()) return;
+    const side = state.side_to_move;
+    pending = true;
+    setHint('');
+    render();
+    try {
+      const next = await api.play(code, tokens[side], state.version, move);
+      pending = false;
+      typedInput.value = '';
+      // The event stream may already have brought a newer state (the
+      // computer's reply): then this answer is old news, but the page must
+      // still leave its sending state.
+      accept(next);
+      render();
+    } catch (err) {
+      pending = false;
+      if (err.status === 409) await refresh();
+      setHint(err.message, true);
+      if (picker && state && Array.isArray(state.legal_moves)) picker = pickerFor(board, model, state.legal_moves);
+      render();
+    }
+  }
+
+  function onCell(cell) {
+    if (!state || !canAct()) return;
+    if (placingNow()) {
+      togglePlacement(cell);
+      return;
+    }
+    if (!picker) return;
+    const result = picker.click(cell);
+    if (result.move) submit(result.move);
+    else if (result.changed) {
+      setHint('');
+      renderBoard();
+    }
+  }
+
+  function allowedPlacement() {
+    const side = state.side_to_move;
+    const rows = escampe.placementRows(model, side, placement[0]);
+    return new Set(escampe.squares().filter((sq) => rows.includes(Number(sq.slice(1))) && !model.board.has(sq)));
+  }
+
+  function togglePlacement(cell) {
+    if (placement.includes(cell)) {
+      placement = placement.filter((c) => c !== cell);
+    } else if (placement.length < 6 && allowedPlacement().has(cell)) {
+      placement = [...placement, cell];
+    } else {
+      return;
+    }
+    setHint(placementHint());
+    render();
+  }
+
+  function placementHint() {
+    if (!placement.length) return 'Click six squares: your unicorn first, then five paladins';
+    if (placement.length < 6) return `${6 - placement.length} more square${placement.length === 5 ? '' : 's'} to place`;
+    return 'All six placed: confirm with Place';
+  }
+
+  async function resign() {
+    if (!resignArmed) {
+      resignArmed = setTimeout(() => { resignArmed = null; renderActions(); }, 4000);
+      renderActions();
+      return;
+    }
+    clearTimeout(resignArmed);
+    resignArmed = null;
+    const side = mine(state.side_to_move) ? state.side_to_move : seated()[0];
+    try {
+      accept(await api.resign(code, tokens[side]));
+    } catch (err) {
+      setHint(err.message, true);
+    }
+    renderActions();
+  }
+
+  async function rematch() {
+    const side = seated()[0];
+    try {
+      const answer = await api.rematch(code, tokens[side]);
+      goToRematch(answer.code);
+    } catch (err) {
+      setHint(err.message, true);
+    }
+  }
+
+  /** Seats swap in a rematch: each token keeps its player, on the other side. */
+  function goToRematch(newCode) {
+    if (seated().length) {
+      const swapped = {};
+      for (const side of seated()) swapped[other(side)] = tokens[side];
+      store.remember({ code: newCode, game: state.game, variant: state.variant, title: state.title, tokens: swapped, opponent: bothHere() ? 'local' : state.ai ? 'ai' : 'friend' });
+    }
+    navigate(`/r/${newCode}`);
+  }
+
+  async function join() {
+    try {
+      const answer = await api.join(code);
+      tokens = { ...tokens, [answer.seat]: answer.token };
+      store.remember({ code, game: state.game, variant: state.variant, title: state.title, tokens, opponent: 'friend' });
+      toast(`You play ${sideName(state.game, answer.seat)}`);
+      connect();
+      await refresh();
+    } catch (err) {
+      setHint(err.message, true);
+      await refresh();
+    }
+  }
+
+  // ---- rendering ---------------------------------------------------------
+
+  function render() {
+    if (!state) return;
+    section.dataset.version = String(state.version);
+    section.dataset.status = state.status;
+    section.dataset.moves = String(state.moves.length);
+    section.dataset.toMove = state.side_to_move;
+    section.dataset.seat = seated().join(' ') || 'spectator';
+    section.dataset.thinking = String(thinking());
+    section.dataset.pending = String(pending);
+    section.dataset.game = state.game;
+    renderBoard();
+    renderPlayers();
+    renderStatus();
+    renderConnection();
+    renderActions();
+    renderShare();
+    renderMoves();
+    renderHint();
+    keepingFocus(placementBar, renderPlacement);
+    document.title = `${canAct() ? '● Your move · ' : ''}${state.title} · ${code} · plateau`;
+    typedForm.querySelector('button').disabled = !canAct();
+  }
+
+  function flipped() {
+    if (!board || !model) return userFlip;
+    const seat = bothHere() ? null : seated()[0] || null;
+    return board.autoFlip(model, seat) !== userFlip;
+  }
+
+  function boardView() {
+    const empty = { playable: new Set(), selected: new Set(), targets: new Map(), hasSelection: false };
+    const active = canAct();
+    let view = active && picker ? picker.view() : empty;
+    let ghosts = null;
+    let pickable = null;
+    if (active && placingNow()) {
+      const side = state.side_to_move;
+      const unicorn = side === 'black' ? 'N' : 'B';
+      const paladin = side === 'black' ? 'n' : 'b';
+      ghosts = new Map(placement.map((sq, i) => [sq, i === 0 ? unicorn : paladin]));
+      pickable = new Set(placement.length < 6 ? [...allowedPlacement()].filter((sq) => !placement.includes(sq)) : []);
+      view = { ...empty, selected: new Set(placement) };
+    }
+    const lastMove = state.moves[state.moves.length - 1];
+    const last = new Set(lastMove && board ? board.lastCells(lastMove) : []);
+    return { ...view, ghosts, pickable, last, interactive: active, flipped: flipped(), numbers, showImposed: state.status === 'playing' };
+  }
+
+  function renderBoard() {
+    if (!board || !model) {
+      svg.replaceChildren();
+      return;
+    }
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('.cell');
+    const focusedCell = focused && svg.contains(focused) ? focused.dataset.cell : null;
+    const drawn = board.draw(model, boardView());
+    svg.setAttribute('viewBox', drawn.viewBox);
+    svg.setAttribute('aria-label', `${drawn.title}${canAct() ? ': your move' : ''}`);
+    svg.innerHTML = drawn.body;
+    svg.classList.toggle('flipped', flipped());
+    if (focusedCell) {
+      const again = svg.querySelector(`.cell[data-cell="${CSS.escape(focusedCell)}"][tabindex]`);
+      if (again) again.focus();
+    }
+  }
+
+  function playerRow(el, side) {
+    const seat = state.seats[side];
+    let who;
+    let tag = '';
+    if (seat.ai) {
+      who = 'Computer';
+      tag = state.ai ? `level ${state.ai.level}` : '';
+    } else if (mine(side)) {
+      who = bothHere() ? sideName(state.game, side) : 'You';
+      tag = bothHere() ? 'this device' : '';
+    } else if (!seat.taken) {
+      who = 'Waiting for a player';
+    } else {
+      who = seated().length ? 'Your friend' : 'Player';
+      tag = seat.connected ? 'online' : 'offline';
+    }
+    const toMove = state.status === 'playing' && state.side_to_move === side;
+    el.className = `player ${el.classList.contains('top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
+    el.dataset.side = side;
+    const name = sideName(state.game, side);
+    el.replaceChildren(
+      h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'who' }, who),
+      h('span', { class: 'tag' }, [who === name ? '' : name, tag].filter(Boolean).join(' · ')),
+      h('span', { class: 'turn' }, toMove && thinking() ? 'thinking' : 'to move'));
+  }
+
+  function renderPlayers() {
+    const seat = bothHere() ? null : seated()[0] || null;
+    const bottom = board ? board.bottomSide(model, flipped(), seat) : 'white';
+    playerBottom.className = 'player bottom';
+    playerTop.className = 'player top';
+    playerRow(playerBottom, bottom);
+    playerRow(playerTop, other(bottom));
+  }
+
+  function statusText() {
+    if (state.status === 'waiting') {
+      return seated().length ? 'Waiting for your friend to join: share the link' : 'A seat is free in this game';
+    }
+    if (state.status === 'finished') return 'Game over';
+    const name = sideName(state.game, state.side_to_move);
+    if (pending) return 'Sending your move…';
+    if (thinking()) return `The computer (${name}) is thinking…`;
+    if (mine(state.side_to_move)) return bothHere() ? `${name} to move` : `Your move (${name})`;
+    if (seated().length) return `Waiting for ${name}`;
+    return `${name} to move`;
+  }
+
+  function renderStatus() {
+    const busy = thinking() || pending || (state.status === 'playing' && !mine(state.side_to_move) && seated().length > 0);
+    status.replaceChildren(
+      h('span', { class: `spinner${busy ? ' on' : ''}`, 'aria-hidden': 'true' }),
+      h('span', { class: 'status-text' }, statusText()),
+      h('span', { class: 'tag' }, seated().length || state.status === 'waiting' ? '' : '(watching)'));
+    if (state.result) {
+      const winner = state.result.winner;
+      let headline;
+      if (!winner) headline = 'Draw';
+      else if (mine(winner) && !bothHere()) headline = 'You won';
+      else if (seated().length && !bothHere()) headline = 'You lost';
+      else headline = `${sideName(state.game, winner)} wins`;
+      banner.replaceChildren(h('span', { class: 'headline' }, headline), h('span', { class: 'reason' }, state.result.reason));
+      banner.hidden = false;
+    } else {
+      banner.hidden = true;
+    }
+  }
+
+  function renderConnection() {
+    const text = { lost: 'Connection lost: reconnecting…', gone: 'This room no longer exists on the server.' }[connection] || '';
+    connectionLine.textContent = text;
+    section.dataset.connection = connection;
+  }
+
+  /** Re-renders `container` with `fill`, giving keyboard focus back to the same control. */
+  function keepingFocus(container, fill) {
+    const active = document.activeElement;
+    const key = active && container.contains(active) ? (active.dataset.action || active.dataset.move || active.dataset.layout || active.textContent) : null;
+    fill();
+    if (key === null) return;
+    const again = [...container.querySelectorAll('button, a, input')]
+      .find((el) => (el.dataset.action || el.dataset.move || el.dataset.layout || el.textContent) === key);
+    if (again) again.focus();
+  }
+
+  function renderActions() {
+    keepingFocus(actions, fillActions);
+  }
+
+  function fillActions() {
+    const items = [];
+    const playing = state.status === 'playing';
+    if (picker && picker.buttons.length && canAct()) {
+      for (const move of picker.buttons) items.push(h('button', { class: 'btn primary', type: 'button', 'data-move': move, onclick: () => submit(move) }, passLabel(move)));
+    }
+    items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'flip', 'aria-pressed': String(userFlip), onclick: () => { userFlip = !userFlip; render(); } }, 'Flip board'));
+    if (state.game === 'draughts') {
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'numbers', 'aria-pressed': String(numbers), onclick: () => { numbers = !numbers; render(); } }, 'Square numbers'));
+    }
+    if (playing && seated().length) {
+      items.push(h('button', { class: `btn danger${resignArmed ? ' armed' : ''}`, type: 'button', 'data-action': 'resign', onclick: resign }, resignArmed ? 'Confirm resign' : 'Resign'));
+    }
+    if (state.status === 'finished' && seated().length) {
+      items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'rematch', onclick: rematch }, state.rematch ? 'Play the rematch' : 'Rematch'));
+    } else if (state.rematch) {
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'watch-rematch', onclick: () => navigate(`/r/${state.rematch}`) }, 'Watch the rematch'));
+    }
+    if (state.status === 'waiting' && !seated().length) {
+      const free = ['white', 'black'].find((s) => !state.seats[s].taken);
+      if (free) items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'join', onclick: join }, `Join as ${sideName(state.game, free)}`));
+    }
+    items.push(h('a', { class: 'btn', href: '/', 'data-link': true }, 'New game'));
+    actions.replaceChildren(...items);
+  }
+
+  let sharedFor = null;
+
+  function renderShare() {
+    // Rebuilt only when the words change, so a selection in the box survives moves.
+    const key = `${state.status}/${seated().length}`;
+    if (key === sharedFor) return;
+    sharedFor = key;
+    const link = `${location.origin}/r/${code}`;
+    const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'Share link', onfocus: (e) => e.target.select() });
+    const copy = h('button', { class: 'btn', type: 'button', 'data-action': 'copy-link', onclick: async () => {
+      toast((await copyText(link, input)) ? 'Link copied' : 'Copy the link from the box');
+    } }, 'Copy share link');
+    const waiting = state.status === 'waiting' && seated().length;
+    share.replaceChildren(
+      h('div', {}, waiting ? 'Send this link to your friend: ' : 'Room ', h('span', { class: 'code' }, code)),
+      input,
+      h('div', {}, copy, ' ', h('a', { class: 'btn', href: `/api/rooms/${code}/record`, target: '_blank', rel: 'noopener' }, 'Game record')));
+  }
+
+  function renderMoves() {
+    const items = [];
+    for (let i = 0; i < state.moves.length; i += 2) {
+      const latest = (k) => (k === state.moves.length - 1 ? ' latest' : '');
+      items.push(h('li', {},
+        h('span', { class: 'num' }, `${i / 2 + 1}.`),
+        h('span', { class: `ply${latest(i)}` }, state.moves[i]),
+        h('span', { class: `ply${latest(i + 1)}` }, state.moves[i + 1] || '')));
+    }
+    const atEnd = movesBox.scrollTop + movesBox.clientHeight >= movesBox.scrollHeight - 8;
+    moveList.replaceChildren(...items);
+    if (atEnd) movesBox.scrollTop = movesBox.scrollHeight;
+  }
+
+  function renderHint() {
+    let text = hint.text;
+    if (!text && state && model && board) {
+      if (canAct() && placingNow()) text = placementHint();
+      else if (canAct() && state.game === 'abalone') text = 'Select 1-3 marbles in a line, then click where they go (a green dot)';
+      else text = board.describe(model, state);
+    }
+    hintLine.textContent = text;
+    hintLine.classList.toggle('bad', hint.bad && Boolean(hint.text));
+  }
+
+  function renderPlacement() {
+    const show = state.game === 'escampe' && canAct() && placingNow();
+    placementBar.hidden = state.game !== 'escampe';
+    if (!show) {
+      placementBar.replaceChildren();
+      return;
+    }
+    const side = state.side_to_move;
+    const buttons = escampe.suggestions(model, side).map((layout, i) => h('button', {
+      class: 'btn', type: 'button', 'data-layout': layout, title: layout,
+      onclick: () => { placement = layout.split('/'); setHint(`Suggested layout ${i + 1}: ${layout}`); render(); },
+    }, `Layout ${i + 1}`));
+    placementBar.replaceChildren(
+      ...buttons,
+      h('button', { class: 'btn', type: 'button', disabled: !placement.length, onclick: () => { placement = []; setHint(''); render(); } }, 'Clear'),
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'place', disabled: placement.length !== 6, onclick: () => submit(placement.join('/')) }, 'Place'));
+  }
+
+  // ---- start -------------------------------------------------------------
+
+  connect();
+
+  return {
+    destroy() {
+      destroyed = true;
+      if (stream) stream.close();
+      document.removeEventListener('visibilitychange', onVisible);
+      clearTimeout(resignArmed);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// The home page: pick a game, a variant, an opponent and a colour; resume a
+// game this browser plays; join a room by its code.
+
+import { api } from './api.js';
+import { h } from './dom.js';
+import { colourChoices } from './games.js';
+import * as store from './store.js';
+
+export function homeView(root, { navigate }) {
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { class: 'card', 'aria-labelledby': 'new-game-title' }, h('h2', { id: 'new-game-title' }, 'New game'), h('p', {}, 'Loading the games…'));
+  const recent = h('section', { class: 'card', 'aria-labelledby': 'recent-title' });
+  root.replaceChildren(h('div', { class: 'home' }, form, recent));
+  renderRecent();
+
+  api.games().then((catalogue) => buildForm(catalogue)).catch((err) => {
+    form.replaceChildren(h('h2', {}, 'New game'), h('p', { class: 'error' }, `The game list could not be loaded: ${err.message}`));
+  });
+
+  function radios(name, options, checked, onchange) {
+    return h('div', { class: 'choices', role: 'radiogroup' }, options.map(([value, label]) => h('label', { class: 'choice' },
+      h('input', { type: 'radio', name, value, checked: value === checked, onchange }),
+      h('span', {}, label))));
+  }
+
+  function buildForm(catalogue) {
+    const games = catalogue.games;
+    let game = games[0];
+    const desc = h('p', { class: 'game-desc' });
+    const variantSelect = h('select', { name: 'variant', id: 'variant' });
+    const variantRow = h('label', { class: 'inline', for: 'variant' }, 'Variant ', variantSelect);
+    const levelSelect = h('select', { name: 'level', id: 'level' }, catalogue.levels.map((l) => h('option', { value: l, selected: l === 'medium' }, l)));
+    const levelRow = h('label', { class: 'inline', for: 'level' }, 'Level ', levelSelect);
+    const colourBox = h('div');
+
+    const updateGame = () => {
+      game = games.find((g) => g.name === form.elements.game.value) || games[0];
+      desc.textContent = game.description;
+      variantSelect.replaceChildren(...game.variants.map((v) => h('option', { value: v.name, title: v.description }, `${v.name} — ${v.description}`)));
+      variantRow.hidden = !game.variants.length;
+      const current = form.elements.colour ? form.elements.colour.value : 'random';
+      colourBox.replaceChildren(radios('colour', [...colourChoices(game.name), ['random', 'Random']], current || 'random'));
+    };
+    const updateOpponent = () => {
+      levelRow.hidden = form.elements.opponent.value !== 'ai';
+      colourBox.closest('fieldset').hidden = form.elements.opponent.value === 'local';
+    };
+
+    const start = h('button', { class: 'btn primary', type: 'submit' }, 'Start');
+    form.replaceChildren(
+      h('h2', { id: 'new-game-title' }, 'New game'),
+      h('fieldset', {}, h('legend', {}, 'Game'), radios('game', games.map((g) => [g.name, g.title]), game.name, updateGame), desc, variantRow),
+      h('fieldset', {}, h('legend', {}, 'Opponent'),
+        radios('opponent', [['ai', 'Computer'], ['friend', 'A friend (share a link)'], ['local', 'Both sides on this device']], 'ai', updateOpponent),
+        h('p', {}, levelRow)),
+      h('fieldset', {}, h('legend', {}, 'Your colour'), colourBox),
+      start,
+      error);
+    form.onsubmit = async (event) => {
+      event.preventDefault();
+      error.textContent = '';
+      start.disabled = true;
+      try {
+        await create();
+      } catch (err) {
+        error.textContent = err.message;
+      } finally {
+        start.disabled = false;
+      }
+    };
+    updateGame();
+    updateOpponent();
+  }
+
+  async function create() {
+    const f = form.elements;
+    const opponent = f.opponent.value;
+    const body = { game: f.game.value, opponent: opponent === 'ai' ? 'ai' : 'friend' };
+    if (f.variant && !f.variant.closest('label').hidden && f.variant.value) body.variant = f.variant.value;
+    if (opponent === 'ai') body.level = f.level.value;
+    body.seat = opponent === 'local' ? 'white' : f.colour.value;
+    const created = await api.create(body);
+    const tokens = { [created.seat]: created.token };
+    if (opponent === 'local') {
+      const second = await api.join(created.code);
+      tokens[second.seat] = second.token;
+    }
+    store.remember({ code: created.code, game: body.game, variant: body.variant, tokens, opponent, level: body.level });
+    navigate(`/r/${created.code}`);
+  }
+
+  function renderRecent() {
+    const games = store.games();
+    const codeInput = h('input', { type: 'text', maxlength: '5', placeholder: 'ABCDE', 'aria-label': 'Room code', autocomplete: 'off' });
+    const join = h('form', { class: 'join-code', onsubmit: (e) => {
+      e.preventDefault();
+      const code = codeInput.value.trim().toUpperCase();
+      if (/^[A-Z2-9]{5}$/.test(code)) navigate(`/r/${code}`);
+    } }, codeInput, h('button', { class: 'btn', type: 'submit' }, 'Open room'));
+    const opponent = (g) => ({ ai: `vs computer${g.level ? ` (${g.level})` : ''}`, local: 'both sides here', friend: 'vs a friend' })[g.opponent] || '';
+    const result = (g) => {
+      if (g.status !== 'finished') return g.status === 'waiting' ? 'waiting for a friend' : 'in progress';
+      if (!g.result || !g.result.winner) return 'drawn';
+      return `${g.result.winner} won`;
+    };
+    recent.replaceChildren(
+      h('h2', { id: 'recent-title' }, 'Your games'),
+      games.length ? h('ul', { class: 'recent' }, games.map((g) => h('li', {},
+        h('span', {},
+          h('a', { href: `/r/${g.code}`, 'data-link': true }, `${g.title || g.game}${g.variant ? ` ${g.variant}` : ''}`),
+          h('span', { class: 'meta' }, ` · ${Object.keys(g.tokens || {}).join(' & ')} ${opponent(g)} · ${result(g)} · ${g.code}`)),
+        h('button', { class: 'btn', type: 'button', 'aria-label': `Forget game ${g.code}`, onclick: () => { store.forget(g.code); renderRecent(); } }, '✕'))))
+        : h('p', { class: 'meta' }, 'Games you start or join appear here, so you can come back to them.'),
+      h('h2', {}, 'Join a game'),
+      join);
+  }
+
+  return { destroy() {} };
+}
