@@ -8,3 +8,4 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod tune;
