@@ -40,6 +40,11 @@ pub trait Player: Send {
     fn default_limits(&self) -> Limits;
     /// A move, in the game's notation (or one the game reads).
     fn choose(&mut self, request: &MoveRequest<'_>) -> Result<String, PlayerError>;
+    /// Readies the player for a new game as if it were built anew with
+    /// `seed`; `false` when it cannot (then a new one is built).
+    fn restart(&mut self, _seed: u64) -> bool {
+        false
+    }
 }
 
 /// A built-in engine as a player.
@@ -55,6 +60,10 @@ impl Player for Builtin {
             .think(request.game, &request.limits, &mut |_| {})
             .map(|thought| thought.best)
             .map_err(PlayerError::Engine)
+    }
+
+    fn restart(&mut self, seed: u64) -> bool {
+        self.0.restart(seed)
     }
 }
 

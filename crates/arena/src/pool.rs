@@ -14,6 +14,18 @@ pub(crate) fn run_jobs<T: Send>(
     job: impl Fn(usize) -> T + Sync,
     done: impl FnMut(usize, &T) -> bool + Send,
 ) -> Vec<Option<T>> {
+    run_jobs_with(count, workers, || (), |_, index| job(index), done)
+}
+
+/// [`run_jobs`] where each worker keeps a state of its own from job to job
+/// (`init` makes it): engines reused from game to game.
+pub(crate) fn run_jobs_with<S, T: Send>(
+    count: usize,
+    workers: usize,
+    init: impl Fn() -> S + Sync,
+    job: impl Fn(&mut S, usize) -> T + Sync,
+    done: impl FnMut(usize, &T) -> bool + Send,
+) -> Vec<Option<T>> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
@@ -22,6 +34,7 @@ pub(crate) fn run_jobs<T: Send>(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
+                let mut state = init();
                 loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -30,7 +43,7 @@ pub(crate) fn run_jobs<T: Send>(
                     if index >= count {
                         break;
                     }
-                    let result = job(index);
+                    let result = job(&mut state, index);
                     // The callback is called with the results lock released, so
                     // that it may take its time without blocking other workers.
                     let keep_going = {

@@ -6,7 +6,8 @@ use crate::external::ExternalOptions;
 use crate::game::{GameRecord, TimeControl, play_game};
 use crate::openings::{Judge, Opening, OpeningSource, draw_openings};
 use crate::player::EngineSpec;
-use crate::pool::run_jobs;
+use crate::player::Player;
+use crate::pool::run_jobs_with;
 use crate::sprt::{Sprt, SprtStatus};
 use crate::stats::{Pentanomial, Tally};
 use plateau_core::{AnyGame, Outcome, Side};
@@ -111,10 +112,14 @@ pub fn run_match(
         ..MatchStatus::default()
     };
     let mut first_of_pair: Vec<Option<f64>> = vec![None; pairs];
-    let results = run_jobs(
+    let results = run_jobs_with(
         games,
         config.concurrency,
-        |number| {
+        // Each worker keeps its two players from game to game: built-in
+        // engines restart as if new (same seed, same game), without
+        // allocating their tables again; engine programs start anew.
+        || -> [Option<Box<dyn Player>>; 2] { [None, None] },
+        |kept, number| {
             let white = number % 2;
             let seed = config.seed.wrapping_add(number as u64 * 2);
             let start = start_of(number / 2)?;
@@ -129,12 +134,18 @@ pub fn run_match(
                 note,
                 time_used,
             };
-            let build = |index: usize| {
+            let mut ready = |index: usize| {
+                let seed = seed + index as u64;
+                if let Some(mut player) = kept[index].take()
+                    && player.restart(seed)
+                {
+                    return Ok(player);
+                }
                 config.engines[index]
-                    .build(&config.game, seed + index as u64, &config.external)
+                    .build(&config.game, seed, &config.external)
                     .map_err(|err| (index, format!("{} could not start: {err}", names[index])))
             };
-            let mut players = match build(0).and_then(|a| build(1).map(|b| [a, b])) {
+            let mut players = match ready(0).and_then(|a| ready(1).map(|b| [a, b])) {
                 Ok(players) => players,
                 Err((index, reason)) => {
                     // The engine that cannot start loses; the game is never played.
@@ -159,6 +170,8 @@ pub fn run_match(
                 &config.time,
                 config.max_plies,
             );
+            let [a, b] = players;
+            *kept = [Some(a), Some(b)];
             Ok(record(outcome, moves, note, time_used))
         },
         |_, result: &Result<GameRecord, String>| {
@@ -271,5 +284,44 @@ mod tests {
             assert!(record.note.is_some());
         }
         assert_eq!(result.status.tally.draws, 2);
+    }
+
+    #[test]
+    fn listed_openings_are_used_in_turn() {
+        let mut config = config("draughts", "expert", "seed", 6);
+        let openings =
+            crate::openings::parse_openings(&config.game, "32-28 19-23\n33-29 17-22\n").unwrap();
+        config.openings = OpeningSource::List(openings);
+        let result = run_match(&config, |_, _| {}).unwrap();
+        let starts: Vec<&[String]> = result.records.iter().map(|r| &r.moves[..2]).collect();
+        assert_eq!(starts[0], ["32-28", "19-23"]);
+        assert_eq!(starts[2], ["33-29", "17-22"]);
+        assert_eq!(starts[4], ["32-28", "19-23"], "the list cycles");
+        assert!(result.records.iter().all(|r| r.opening_len == 2));
+    }
+
+    #[test]
+    fn reused_noisy_engines_play_as_fresh_ones() {
+        // Noisy levels: the games depend on each engine's seed, so a reused
+        // engine must restart exactly as a new one would.
+        let mut one = config("virus", "beginner", "medium", 12);
+        one.concurrency = 1;
+        let mut three = one.clone();
+        three.concurrency = 3;
+        let a = run_match(&one, |_, _| {}).unwrap();
+        let b = run_match(&three, |_, _| {}).unwrap();
+        let moves = |r: &MatchResult| {
+            r.records
+                .iter()
+                .map(|g| g.moves.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&a), moves(&b));
+        // And the noise makes the two games of a pair differ.
+        assert!(
+            a.records
+                .chunks(2)
+                .any(|p| p[0].moves[2..] != p[1].moves[2..])
+        );
     }
 }

@@ -241,6 +241,8 @@ fn elo_interval(score: f64, stderr: f64) -> (f64, f64) {
 
 /// `+12.3 ± 25.0`, `+inf`, `+300.0 ± inf`.
 pub fn elo_text(elo: f64, margin: f64) -> String {
+    // -0.0 (an even score) prints as +0.0.
+    let elo = if elo == 0.0 { 0.0 } else { elo };
     if elo.is_infinite() {
         return if elo > 0.0 {
             "+inf".into()
@@ -314,6 +316,11 @@ mod tests {
     fn even_results_are_zero_elo_and_half_los() {
         let tally = tally(10, 5, 10);
         assert_eq!(tally.elo().0, 0.0);
+        assert!(
+            tally.elo_text().starts_with("+0.0 ± "),
+            "{}",
+            tally.elo_text()
+        );
         assert!((tally.los() - 0.5).abs() < 1e-9);
     }
 

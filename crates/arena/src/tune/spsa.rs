@@ -33,7 +33,7 @@ impl Default for SpsaSettings {
         SpsaSettings {
             steps_per_generation: 100,
             c_end: 0.1,
-            r_end: 0.02,
+            r_end: 0.05,
             batch: 8,
         }
     }

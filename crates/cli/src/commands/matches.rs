@@ -13,20 +13,23 @@ use plateau_games::Limits;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The long help, after the options (the subcommand list shows the
+/// one-line summary from `main.rs`).
+const MATCH_HELP: &str =
+    "Prints each game as it ends (with a progress bar on a terminal), then, from
+the first engine's point of view: wins/draws/losses, the score, the Elo
+difference with its 95% interval, the likelihood of superiority, the draw
+ratio, the pentanomial counts of the game pairs and, with --sprt, the test's
+verdict. docs/arena.md explains every number.
+
+Examples:
+  plateau match draughts --engine expert --engine seed --games 200 --depth 4
+  plateau match draughts --engine weights=tuned.txt --engine expert --sprt 0,10,0.05,0.05
+  plateau match ataxx --engine uai:./my-engine --engine master --clock 60 --increment 1";
+
 /// Play a match between two engines: every opening twice, colours swapped.
-///
-/// Prints each game as it ends (with a progress bar on a terminal), then, from
-/// the first engine's point of view: wins/draws/losses, the score, the Elo
-/// difference with its 95% interval, the likelihood of superiority, the draw
-/// ratio, the pentanomial counts of the game pairs and, with --sprt, the test's
-/// verdict. docs/arena.md explains every number.
-///
-/// Examples:
-///   plateau match draughts --engine expert --engine seed --games 200 --depth 4
-///   plateau match draughts --engine weights=tuned.txt --engine expert --sprt 0,10,0.05,0.05
-///   plateau match ataxx --engine uai:"./other-engine --threads 1" --engine master --clock 60 --increment 0.5
 #[derive(Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_long_help = MATCH_HELP)]
 pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,

@@ -12,29 +12,32 @@ use plateau_arena::{Sprt, WEIGHTED_PROFILE};
 use plateau_games::{GameSpec, Profile};
 use std::path::PathBuf;
 
+/// The long help, after the options (the subcommand list shows the
+/// one-line summary from `main.rs`).
+const TUNE_HELP: &str = "algorithm, in parallel, keeping every generation.
+
+Each generation: every member of the population plays --games games (half
+with each colour) at --depth from random openings; the --elite best survive
+unchanged, the other places go to children of two of the --parents best
+(each weight from one parent or the other, then lightly mutated); the
+anchor weight (a man, a stone) is held at its value by rescaling. The
+generation's champion then plays --measure-games games against the start
+weights: the curve. At the end the last champion plays --verify-games games
+against the start weights. The defaults are the seed's constants.
+
+Everything goes to --out: run.txt (settings), gen-NNN.txt (each
+generation's champion, a weight file; gen-000 is the start), champion.txt,
+population-NNN.tsv, curve.tsv, curve.svg (the curve with 95% error bars),
+verify.txt. Any generation plays as an engine: `--engine gen=DIR:N`.
+
+Examples:
+  plateau tune draughts --out runs/draughts-seed
+  plateau tune draughts --fitness panel --games 24 --out runs/draughts-panel
+  plateau tune ataxx --start default --features all --depth 3 --out runs/ataxx";
+
 /// Tune a game's evaluation weights with the draughts seed's evolutionary
-/// algorithm, in parallel, keeping every generation.
-///
-/// Each generation: every member of the population plays --games games (half
-/// with each colour) at --depth from random openings; the --elite best survive
-/// unchanged, the other places go to children of two of the --parents best
-/// (each weight from one parent or the other, then lightly mutated); the
-/// anchor weight (a man, a stone) is held at its value by rescaling. The
-/// generation's champion then plays --measure-games games against the start
-/// weights: the curve. At the end the last champion plays --verify-games games
-/// against the start weights. The defaults are the seed's constants.
-///
-/// Everything goes to --out: run.txt (settings), gen-NNN.txt (each
-/// generation's champion, a weight file; gen-000 is the start), champion.txt,
-/// population-NNN.tsv, curve.tsv, curve.svg (the curve with 95% error bars),
-/// verify.txt. Any generation plays as an engine: `--engine gen=DIR:N`.
-///
-/// Examples:
-///   plateau tune draughts --out runs/draughts-seed
-///   plateau tune draughts --fitness panel --games 24 --out runs/draughts-panel
-///   plateau tune ataxx --start default --features all --depth 3 --out runs/ataxx
 #[derive(Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_long_help = TUNE_HELP)]
 pub struct TuneArgs {
     #[command(flatten)]
     game: GameArgs,
@@ -80,7 +83,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0.1)]
     spsa_c: f64,
     /// With --method spsa: final learning rate (a_end / c_end²).
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.05)]
     spsa_r: f64,
     /// With --method spsa: steps played at once on the same weights (results
     /// depend on this, not on --concurrency).
