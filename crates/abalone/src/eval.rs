@@ -35,12 +35,14 @@ pub const LOSS_COST: [i32; 7] = [0, 100, 210, 335, 480, 650, 850];
 /// The seed program's evaluation: rising material cost and centre control.
 pub const SEED_WEIGHTS: [f32; FEATURES] = [1.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 
-/// plateau's weights: hand-set, then adjusted by short fixed-depth matches
-/// (depth 3 and 4, random openings on all three layouts) against the seed
-/// evaluation and against each other. Strong cohesion or exposure weights lost
-/// in those matches (the centre-of-mass, formation and rim terms already pull
-/// the marbles together), so both stay small.
-pub const DEFAULT_WEIGHTS: [f32; FEATURES] = [1.0, 3.0, 2.0, -8.0, 30.0, -10.0, 5.0, 3.0, 1.0];
+/// plateau's weights: tuned by SPSA from the earlier hand-set ones (`plateau
+/// tune abalone --start default --features all --method spsa --depth 2`, 30
+/// generations of 100 game pairs on the standard layout), adopted after an
+/// SPRT against them at depth 3: +206 ± 49 Elo over 216 games, H1 of [0, 10]
+/// accepted (docs/arena.md). The earlier weights were 1, 3, 2, -8, 30, -10,
+/// 5, 3, 1.
+pub const DEFAULT_WEIGHTS: [f32; FEATURES] =
+    [1.0, 2.63, 0.567, -4.52, 10.46, -9.35, 6.476, 1.14, 1.11];
 
 /// The three line axes as bit offsets.
 const AXES: [i32; 3] = [

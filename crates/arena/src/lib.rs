@@ -1,10 +1,33 @@
-//! plateau-arena: matches between engines with honest statistics.
+//! plateau-arena: matches between engines with honest statistics, and the
+//! evolutionary tuner of evaluation weights.
 //!
-//! Every opening is played twice with colours swapped; results come with Elo
-//! and a 95% interval, as cutechess and fastchess print them.
+//! - [`run_match`]: colour-swapped pairs of games from shared openings, in
+//!   parallel, between built-in engines, engines on given weights, and engine
+//!   programs over UAI (Ataxx) or Hub (draughts) ([`external`]);
+//! - [`stats`], [`sprt`]: W/D/L, Elo with its 95% interval (trinomial and
+//!   pentanomial), LOS, and the SPRT, with cutechess's and fastchess's formulas;
+//! - [`tune`]: the draughts seed's evolutionary algorithm for any game's
+//!   features, with every generation stored and playable;
+//! - [`weights`]: the weight file format.
 
+pub mod external;
+mod game;
+pub mod openings;
+mod player;
+mod pool;
+pub mod record;
 mod runner;
+pub mod sprt;
 pub mod stats;
+pub mod tune;
+pub mod weights;
 
-pub use runner::{ClockControl, EngineSpec, GameRecord, MatchConfig, MatchResult, run_match};
-pub use stats::Tally;
+pub use game::{ClockControl, GameRecord, TimeControl};
+pub use openings::{Opening, OpeningSource};
+pub use player::{
+    Clocks, EXTERNAL_DEFAULT_MOVETIME, EngineSpec, MoveRequest, Player, PlayerError,
+    WEIGHTED_PROFILE, generation_file,
+};
+pub use runner::{MatchConfig, MatchResult, MatchStatus, run_match};
+pub use sprt::{Sprt, SprtStatus};
+pub use stats::{Pentanomial, Tally};

@@ -1,44 +1,18 @@
-//! Plays matches: colour-swapped pairs from shared random openings, in parallel.
+//! Matches: colour-swapped pairs of games from shared openings, played in
+//! parallel, with statistics kept as games finish and an optional SPRT that
+//! stops the match once it is decided.
 
-use crate::stats::Tally;
-use plateau_core::{AnyGame, Outcome, Rng, Side};
-use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits, Profile};
-use plateau_search::score::is_decisive;
+use crate::external::ExternalOptions;
+use crate::game::{GameRecord, TimeControl, play_game};
+use crate::openings::{Judge, Opening, OpeningSource, draw_openings};
+use crate::player::EngineSpec;
+use crate::player::Player;
+use crate::pool::run_jobs_with;
+use crate::sprt::{Sprt, SprtStatus};
+use crate::stats::{Pentanomial, Tally};
+use plateau_core::{AnyGame, Outcome, Side};
+use plateau_games::GameSpec;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-/// A player in a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EngineSpec {
-    /// A built-in profile with its tweaks: `expert`, `master,time=seed`.
-    Builtin(EngineChoice),
-}
-
-impl EngineSpec {
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        EngineChoice::parse(text).map(EngineSpec::Builtin)
-    }
-
-    pub fn name(&self) -> String {
-        match self {
-            EngineSpec::Builtin(choice) => choice.name(),
-        }
-    }
-
-    fn build(&self, spec: &GameSpec, seed: u64) -> Box<dyn AnyEngine> {
-        match self {
-            EngineSpec::Builtin(choice) => spec.engine_with(choice, seed),
-        }
-    }
-}
-
-/// A game clock for both players: base time and increment per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockControl {
-    pub base: Duration,
-    pub increment: Duration,
-}
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -46,198 +20,308 @@ pub struct MatchConfig {
     pub game: GameSpec,
     pub engines: [EngineSpec; 2],
     /// Rounded up to an even number: every opening is played with both colours.
+    /// With an SPRT, the most games played.
     pub games: u32,
-    /// Per-move limits for both engines; `None` lets each use its own default.
-    pub limits: Option<Limits>,
-    /// A game clock instead of per-move limits.
-    pub clock: Option<ClockControl>,
-    /// Random legal plies played before the engines take over.
-    pub opening_plies: u32,
+    pub time: TimeControl,
+    pub openings: OpeningSource,
+    /// Adjudicate a draw when a game reaches this many plies.
+    pub max_plies: Option<u32>,
     pub seed: u64,
     /// Games played at once.
     pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    pub external: ExternalOptions,
 }
 
-/// One finished game.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// 0-based game number; games `2k` and `2k + 1` share an opening.
-    pub number: usize,
-    /// Which engine (0 or 1) played White.
-    pub white: usize,
-    pub start: String,
-    /// Every move from the start position, the opening included.
-    pub moves: Vec<String>,
-    pub opening_len: usize,
-    pub outcome: Outcome,
-    /// Set when the result came from something other than the rules: a loss on
-    /// time or an engine failure.
-    pub note: Option<String>,
-    /// Thinking time per engine.
-    pub time_used: [Duration; 2],
+/// Where a match stands, from engine 0's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchStatus {
+    pub tally: Tally,
+    /// Over the pairs whose two games are both finished.
+    pub penta: Pentanomial,
+    /// The SPRT's log-likelihood ratio and verdict, when there is a test.
+    pub sprt: Option<(f64, SprtStatus)>,
+    /// Games finished and games planned.
+    pub done: usize,
+    pub total: usize,
 }
 
-impl GameRecord {
-    /// The score of engine `index` in this game.
-    pub fn score_of(&self, index: usize) -> f64 {
-        let side = if self.white == index {
-            Side::White
-        } else {
-            Side::Black
-        };
-        self.outcome.score_for(side)
-    }
-}
-
-/// All the games of a match and its tally from engine 0's point of view.
+/// All the games of a match and its statistics.
 #[derive(Clone, Debug)]
 pub struct MatchResult {
     pub records: Vec<GameRecord>,
-    pub tally: Tally,
+    pub status: MatchStatus,
 }
 
 /// Plays the match, calling `on_game` as each game finishes (in finishing order).
 pub fn run_match(
     config: &MatchConfig,
-    on_game: impl Fn(&GameRecord, &Tally) + Sync,
+    mut on_game: impl FnMut(&GameRecord, &MatchStatus) + Send,
 ) -> Result<MatchResult, String> {
-    let games = config.games.div_ceil(2) * 2;
-    let pairs = (games / 2) as usize;
-    let openings: Vec<Box<dyn AnyGame>> = (0..pairs)
-        .map(|pair| opening(config, pair))
-        .collect::<Result<_, _>>()?;
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new((Vec::new(), Tally::default()));
-    let workers = config.concurrency.clamp(1, games as usize);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let number = next.fetch_add(1, Ordering::Relaxed);
-                    if number >= games as usize {
-                        break;
-                    }
-                    let record = play_game(config, number, openings[number / 2].as_ref());
-                    let mut guard = results.lock().unwrap_or_else(|e| e.into_inner());
-                    let score = record.score_of(0);
-                    let tally = &mut guard.1;
-                    match score {
-                        s if s > 0.75 => tally.wins += 1,
-                        s if s < 0.25 => tally.losses += 1,
-                        _ => tally.draws += 1,
-                    }
-                    let tally = *tally;
-                    on_game(&record, &tally);
-                    guard.0.push(record);
-                }
-            });
-        }
-    });
-    let (mut records, tally) = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    records.sort_by_key(|r| r.number);
-    Ok(MatchResult { records, tally })
-}
-
-/// A random opening for a pair: `opening_plies` random legal moves, redrawn while
-/// the result is already decided (a short search finds a forced win): a match
-/// should measure the engines, not which of them drew the lucky colour. Random
-/// Escampe placements often leave a unicorn to a forced capture.
-fn opening(config: &MatchConfig, pair: usize) -> Result<Box<dyn AnyGame>, String> {
-    let mut rng = Rng::new(plateau_core::splitmix64(config.seed ^ (pair as u64) << 20).1);
-    let mut judge = config
-        .game
-        .engine(Profile::Level(plateau_games::Level::Expert), 0);
-    let mut last = None;
-    for _attempt in 0..200 {
-        let mut game = config.game.new_game();
-        for _ in 0..config.opening_plies {
-            let moves = game.legal_moves();
-            let Some(mv) = rng.choose(&moves) else { break };
-            game.play(mv).map_err(|e| e.to_string())?;
-        }
-        if game.outcome().is_some() {
-            continue;
-        }
-        let verdict = judge.think(game.as_ref(), &OPENING_CHECK, &mut |_| {})?;
-        if !is_decisive(verdict.score) {
-            return Ok(game);
-        }
-        last = Some(game);
-    }
-    last.ok_or_else(|| "could not find an opening where the game goes on".to_string())
-}
-
-/// The search that judges whether an opening is still open.
-const OPENING_CHECK: Limits = Limits {
-    depth: Some(12),
-    nodes: Some(300_000),
-    movetime: None,
-    clock: None,
-};
-
-fn play_game(config: &MatchConfig, number: usize, start: &dyn AnyGame) -> GameRecord {
-    let white = number % 2;
-    let seed = config.seed.wrapping_add(number as u64 * 2);
-    let mut engines = [
-        config.engines[0].build(&config.game, seed),
-        config.engines[1].build(&config.game, seed + 1),
-    ];
-    let mut game = start.clone_box();
-    let mut clocks = [config.clock.map(|c| c.base); 2];
-    let mut time_used = [Duration::ZERO; 2];
-    let mut note = None;
-    let outcome = loop {
-        if let Some(outcome) = game.outcome() {
-            break outcome;
-        }
-        let side = game.side_to_move();
-        let player = if side == Side::White {
-            white
-        } else {
-            1 - white
-        };
-        let limits = match (config.clock, clocks[player]) {
-            (Some(control), Some(remaining)) => Limits::clock(remaining, control.increment),
-            _ => config
-                .limits
-                .unwrap_or_else(|| engines[player].default_limits()),
-        };
-        let started = Instant::now();
-        let thought = engines[player].think(game.as_ref(), &limits, &mut |_| {});
-        let spent = started.elapsed();
-        time_used[player] += spent;
-        let failure = match thought {
-            Err(reason) => Some(format!(
-                "{} failed: {reason}",
-                config.engines[player].name()
-            )),
-            Ok(thought) => game.play(&thought.best).err().map(|err| {
-                format!(
-                    "{} played an illegal move: {err}",
-                    config.engines[player].name()
-                )
-            }),
-        };
-        if let Some(reason) = failure {
-            note = Some(reason);
-            break Outcome::win(!side, "engine failure");
-        }
-        if let (Some(control), Some(remaining)) = (config.clock, clocks[player].as_mut()) {
-            if spent > *remaining {
-                note = Some(format!("{} lost on time", config.engines[player].name()));
-                break Outcome::win(!side, "time forfeit");
-            }
-            *remaining = *remaining - spent + control.increment;
-        }
+    let games = (config.games.max(1).div_ceil(2) * 2) as usize;
+    let pairs = games / 2;
+    // Openings are drawn at once (cheap, and distinct), but judged by a search
+    // only when their pair is about to be played: an SPRT may stop long before.
+    let (openings, judged): (Vec<Opening>, bool) = match &config.openings {
+        OpeningSource::Random { plies } => (
+            draw_openings(&config.game, *plies, pairs, config.seed)?,
+            *plies == 0,
+        ),
+        OpeningSource::List(list) if list.is_empty() => return Err("no openings given".into()),
+        OpeningSource::List(list) => (
+            (0..pairs).map(|i| list[i % list.len()].clone()).collect(),
+            true,
+        ),
     };
-    GameRecord {
-        number,
-        white,
-        start: config.game.new_game().start_text(),
-        opening_len: config.opening_plies as usize,
-        moves: game.history().to_vec(),
-        outcome,
-        note,
-        time_used,
+    let plies = match &config.openings {
+        OpeningSource::Random { plies } => *plies,
+        OpeningSource::List(_) => 0,
+    };
+    let slots: Vec<Mutex<Option<Box<dyn AnyGame>>>> =
+        (0..pairs).map(|_| Mutex::new(None)).collect();
+    let judges: Mutex<Vec<Judge>> = Mutex::new(Vec::new());
+    // The start of a pair's games, judged the first time it is asked for.
+    let start_of = |pair: usize| -> Result<Box<dyn AnyGame>, String> {
+        let mut slot = slots[pair].lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(game) = slot.as_ref() {
+            return Ok(game.clone_box());
+        }
+        let opening = if judged {
+            openings[pair].clone()
+        } else {
+            let taken = judges.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut judge = taken.unwrap_or_else(|| Judge::new(&config.game));
+            let settled = judge.settle(
+                &config.game,
+                openings[pair].clone(),
+                plies,
+                config.seed,
+                pair,
+            );
+            judges.lock().unwrap_or_else(|e| e.into_inner()).push(judge);
+            settled?
+        };
+        let game = opening.build(&config.game)?;
+        *slot = Some(game.clone_box());
+        Ok(game)
+    };
+    check_engines(config)?;
+    let names = config.engines.clone().map(|e| e.name());
+    let mut status = MatchStatus {
+        total: games,
+        ..MatchStatus::default()
+    };
+    let mut first_of_pair: Vec<Option<f64>> = vec![None; pairs];
+    let results = run_jobs_with(
+        games,
+        config.concurrency,
+        // Each worker keeps its two players from game to game: built-in
+        // engines restart as if new (same seed, same game), without
+        // allocating their tables again; engine programs start anew.
+        || -> [Option<Box<dyn Player>>; 2] { [None, None] },
+        |kept, number| {
+            let white = number % 2;
+            let seed = config.seed.wrapping_add(number as u64 * 2);
+            let start = start_of(number / 2)?;
+            let start = start.as_ref();
+            let record = |outcome, moves, note, time_used| GameRecord {
+                number,
+                white,
+                start: start.start_text(),
+                moves,
+                opening_len: start.history().len(),
+                outcome,
+                note,
+                time_used,
+            };
+            let mut ready = |index: usize| {
+                let seed = seed + index as u64;
+                if let Some(mut player) = kept[index].take()
+                    && player.restart(seed)
+                {
+                    return Ok(player);
+                }
+                config.engines[index]
+                    .build(&config.game, seed, &config.external)
+                    .map_err(|err| (index, format!("{} could not start: {err}", names[index])))
+            };
+            let mut players = match ready(0).and_then(|a| ready(1).map(|b| [a, b])) {
+                Ok(players) => players,
+                Err((index, reason)) => {
+                    // The engine that cannot start loses; the game is never played.
+                    let side = if white == index {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    return Ok(record(
+                        Outcome::win(!side, "engine failure"),
+                        start.history().to_vec(),
+                        Some(reason),
+                        Default::default(),
+                    ));
+                }
+            };
+            let (outcome, moves, note, time_used) = play_game(
+                start,
+                &mut players,
+                [&names[0], &names[1]],
+                white,
+                &config.time,
+                config.max_plies,
+            );
+            let [a, b] = players;
+            *kept = [Some(a), Some(b)];
+            Ok(record(outcome, moves, note, time_used))
+        },
+        |_, result: &Result<GameRecord, String>| {
+            let Ok(record) = result else {
+                return false;
+            };
+            let score = record.score_of(0);
+            status.tally.add(score);
+            status.done += 1;
+            let pair = record.number / 2;
+            match first_of_pair[pair] {
+                Some(other) => status.penta.add_pair(other, score),
+                None => first_of_pair[pair] = Some(score),
+            }
+            if let Some(sprt) = &config.sprt {
+                let llr = sprt.llr(&status.tally, &status.penta);
+                status.sprt = Some((llr, sprt.status(llr)));
+            }
+            on_game(record, &status);
+            !matches!(status.sprt, Some((_, s)) if s != SprtStatus::Continue)
+        },
+    );
+    let mut records = Vec::with_capacity(games);
+    for result in results.into_iter().flatten() {
+        records.push(result?);
+    }
+    status.total = records.len();
+    Ok(MatchResult { records, status })
+}
+
+/// Starts every engine once before the match so that a wrong command or a
+/// broken weight file stops it at once with a clear message, instead of
+/// losing every game.
+fn check_engines(config: &MatchConfig) -> Result<(), String> {
+    for engine in &config.engines {
+        engine
+            .build(&config.game, config.seed, &config.external)
+            .map_err(|err| format!("{}: {err}", engine.name()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plateau_games::Limits;
+
+    fn config(game: &str, a: &str, b: &str, games: u32) -> MatchConfig {
+        let spec = GameSpec::lookup(game, None).unwrap();
+        MatchConfig {
+            game: spec,
+            engines: [
+                EngineSpec::parse(a, &spec).unwrap(),
+                EngineSpec::parse(b, &spec).unwrap(),
+            ],
+            games,
+            time: TimeControl::PerMove(Limits::depth(1)),
+            openings: OpeningSource::Random { plies: 2 },
+            max_plies: Some(400),
+            seed: 3,
+            concurrency: 2,
+            sprt: None,
+            external: ExternalOptions::default(),
+        }
+    }
+
+    #[test]
+    fn a_match_is_the_same_whatever_the_concurrency() {
+        let mut one = config("draughts", "expert", "seed", 8);
+        one.concurrency = 1;
+        let two = config("draughts", "expert", "seed", 8);
+        let a = run_match(&one, |_, _| {}).unwrap();
+        let b = run_match(&two, |_, _| {}).unwrap();
+        assert_eq!(a.status.tally, b.status.tally);
+        assert_eq!(a.status.penta, b.status.penta);
+        let moves = |r: &MatchResult| {
+            r.records
+                .iter()
+                .map(|g| g.moves.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&a), moves(&b));
+        assert_eq!(a.status.tally.games(), 8);
+        assert_eq!(a.status.penta.pairs(), 4);
+        // Both games of a pair start from the same opening with colours swapped.
+        for pair in a.records.chunks(2) {
+            assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
+            assert_ne!(pair[0].white, pair[1].white);
+        }
+    }
+
+    #[test]
+    fn the_sprt_stops_a_one_sided_match() {
+        let mut config = config("draughts", "expert", "random", 400);
+        config.sprt = Some(Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+        let result = run_match(&config, |_, _| {}).unwrap();
+        let (llr, verdict) = result.status.sprt.unwrap();
+        assert_eq!(verdict, SprtStatus::AcceptH1, "llr {llr}");
+        assert!(result.records.len() < 100, "{}", result.records.len());
+    }
+
+    #[test]
+    fn the_ply_cap_adjudicates_a_draw() {
+        let mut config = config("draughts", "random", "random", 2);
+        config.max_plies = Some(10);
+        let result = run_match(&config, |_, _| {}).unwrap();
+        for record in &result.records {
+            assert_eq!(record.moves.len(), 10);
+            assert_eq!(record.outcome.reason, "ply cap");
+            assert!(record.note.is_some());
+        }
+        assert_eq!(result.status.tally.draws, 2);
+    }
+
+    #[test]
+    fn listed_openings_are_used_in_turn() {
+        let mut config = config("draughts", "expert", "seed", 6);
+        let openings =
+            crate::openings::parse_openings(&config.game, "32-28 19-23\n33-29 17-22\n").unwrap();
+        config.openings = OpeningSource::List(openings);
+        let result = run_match(&config, |_, _| {}).unwrap();
+        let starts: Vec<&[String]> = result.records.iter().map(|r| &r.moves[..2]).collect();
+        assert_eq!(starts[0], ["32-28", "19-23"]);
+        assert_eq!(starts[2], ["33-29", "17-22"]);
+        assert_eq!(starts[4], ["32-28", "19-23"], "the list cycles");
+        assert!(result.records.iter().all(|r| r.opening_len == 2));
+    }
+
+    #[test]
+    fn reused_noisy_engines_play_as_fresh_ones() {
+        // Noisy levels: the games depend on each engine's seed, so a reused
+        // engine must restart exactly as a new one would.
+        let mut one = config("virus", "beginner", "medium", 12);
+        one.concurrency = 1;
+        let mut three = one.clone();
+        three.concurrency = 3;
+        let a = run_match(&one, |_, _| {}).unwrap();
+        let b = run_match(&three, |_, _| {}).unwrap();
+        let moves = |r: &MatchResult| {
+            r.records
+                .iter()
+                .map(|g| g.moves.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&a), moves(&b));
+        // And the noise makes the two games of a pair differ.
+        assert!(
+            a.records
+                .chunks(2)
+                .any(|p| p[0].moves[2..] != p[1].moves[2..])
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The `plateau` binary: wires subcommands to the library crates, nothing clever.
 
 mod commands;
+mod progress;
 mod setup;
 
 use clap::{Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// Match two engines over colour-swapped pairs of games.
     Match(commands::matches::MatchArgs),
+    /// Tune a game's evaluation weights (the seed's evolutionary algorithm).
+    Tune(commands::tune::TuneArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
     /// Play in an Escampe tournament as a client of the course's arbiter.
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Match(args) => commands::matches::run(args),
+        Command::Tune(args) => commands::tune::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::EscampeClient(args) => commands::escampe_client::run(args),
         Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),

@@ -281,9 +281,13 @@ fn a_small_match_reports_wins_draws_losses_and_elo() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    let summary = last_line(&text);
-    assert!(summary.starts_with("strong vs random: +"), "{summary}");
-    assert!(summary.contains("Elo"), "{summary}");
+    assert!(
+        text.starts_with("strong vs random (escampe), 4 games\n"),
+        "{text}"
+    );
+    for label in ["W/D/L   +", "Elo     ", "LOS     ", "pairs   LL "] {
+        assert!(text.contains(label), "{label} missing: {text}");
+    }
     assert_eq!(stderr(&out).matches("game ").count(), 4, "{}", stderr(&out));
     let out = plateau(&["match", "escampe", "--engine", "strong"]);
     assert!(!out.status.success());

@@ -188,6 +188,13 @@ pub trait AnyEngine: Send {
     /// Forgets what earlier searches learnt.
     fn new_game(&mut self);
 
+    /// Becomes the engine a fresh build with randomness `seed` would be,
+    /// keeping its memory (a match reuses engines from game to game). Returns
+    /// `false` when the engine cannot, and must be built anew.
+    fn restart(&mut self, _seed: u64) -> bool {
+        false
+    }
+
     /// Set to `true` to stop a search in progress from another thread.
     fn stop_flag(&self) -> Arc<AtomicBool>;
 
@@ -276,6 +283,11 @@ impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
         self.engine.new_game();
     }
 
+    fn restart(&mut self, seed: u64) -> bool {
+        self.engine.restart(seed);
+        true
+    }
+
     fn stop_flag(&self) -> Arc<AtomicBool> {
         self.engine.stop_flag()
     }
@@ -339,6 +351,11 @@ impl AnyEngine for RandomEngine {
     }
 
     fn new_game(&mut self) {}
+
+    fn restart(&mut self, seed: u64) -> bool {
+        self.rng = Rng::new(seed);
+        true
+    }
 
     fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)

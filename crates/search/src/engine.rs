@@ -125,6 +125,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         Arc::clone(&self.stop)
     }
 
+    /// Becomes what `Engine::new` with this seed would build, keeping the
+    /// memory: lets a match reuse one engine for many games instead of
+    /// allocating a table per game.
+    pub fn restart(&mut self, seed: u64) {
+        self.options.seed = seed;
+        self.rng = Rng::new(splitmix64(seed).1);
+        self.new_game();
+    }
+
     /// Forgets what earlier searches learnt (start of a new game).
     pub fn new_game(&mut self) {
         if let Some(table) = &mut self.table {

@@ -1,33 +1,65 @@
+use crate::progress::Progress;
 use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use plateau_arena::{ClockControl, EngineSpec, MatchConfig, run_match};
+use plateau_arena::external::ExternalOptions;
+use plateau_arena::openings::read_openings;
+use plateau_arena::record::write_records;
+use plateau_arena::stats::elo_text;
+use plateau_arena::{
+    ClockControl, EngineSpec, MatchConfig, MatchStatus, OpeningSource, Sprt, TimeControl, run_match,
+};
 use plateau_games::Limits;
-use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The long help, after the options (the subcommand list shows the
+/// one-line summary from `main.rs`).
+const MATCH_HELP: &str =
+    "Prints each game as it ends (with a progress bar on a terminal), then, from
+the first engine's point of view: wins/draws/losses, the score, the Elo
+difference with its 95% interval, the likelihood of superiority, the draw
+ratio, the pentanomial counts of the game pairs and, with --sprt, the test's
+verdict. docs/arena.md explains every number.
+
+Examples:
+  plateau match draughts --engine expert --engine seed --games 200 --depth 4
+  plateau match draughts --engine weights=tuned.txt --engine expert --sprt 0,10,0.05,0.05
+  plateau match ataxx --engine uai:./my-engine --engine master --clock 60 --increment 1";
 
 /// Play a match between two engines: every opening twice, colours swapped.
-/// Prints each game as it ends, then wins/draws/losses, the score and the Elo
-/// difference with its 95% interval (from the first engine's point of view).
 #[derive(Args)]
+#[command(after_long_help = MATCH_HELP)]
 pub struct MatchArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The two engines, e.g. `--engine expert --engine seed`: random, seed, or a
-    /// level, optionally with options (`master,time=seed`, `master,hash=128`).
-    #[arg(long = "engine", required = true, num_args = 1)]
+    /// The two engines (give --engine twice). Built in: random, seed, or a level
+    /// (beginner, medium, strong, expert, master), with options such as
+    /// `master,time=seed` or `master,hash=128`. On weights: `weights=FILE`
+    /// (a weight file, played by the expert engine; add `,profile=LEVEL` for
+    /// another), `gen=RUN:N` (generation N of a `plateau tune` run in directory
+    /// RUN, or `RUN:last`). Programs: `uai:COMMAND` (Ataxx engines),
+    /// `hub:COMMAND` (draughts engines).
+    #[arg(
+        long = "engine",
+        required = true,
+        num_args = 1,
+        allow_hyphen_values = true
+    )]
     engines: Vec<String>,
-    /// Number of games (rounded up to an even number).
+    /// Number of games (rounded up to an even number); with --sprt, the most played.
     #[arg(long, default_value_t = 20)]
     games: u32,
     /// Milliseconds per move for both engines.
-    #[arg(long, conflicts_with_all = ["depth", "clock"])]
+    #[arg(long, conflicts_with_all = ["depth", "nodes", "clock"])]
     movetime: Option<u64>,
     /// Fixed search depth for both engines.
-    #[arg(long, conflicts_with = "clock")]
+    #[arg(long, conflicts_with_all = ["nodes", "clock"])]
     depth: Option<u32>,
-    /// A game clock: seconds per game for each engine.
+    /// Nodes per move for both engines.
+    #[arg(long, conflicts_with = "clock")]
+    nodes: Option<u64>,
+    /// A game clock: seconds per game for each engine (a loss on time ends the game).
     #[arg(long)]
     clock: Option<f64>,
     /// Seconds added to a clock after each move.
@@ -35,17 +67,44 @@ pub struct MatchArgs {
     increment: f64,
     /// Random legal plies before the engines take over (default: the game's own;
     /// Escampe: both placements).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "openings")]
     opening_plies: Option<u32>,
+    /// Openings from a file: one per line, a position text or moves from the
+    /// start; used in order (cycling), each played twice with colours swapped.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Adjudicate a draw when a game reaches this many plies (0: never).
+    #[arg(long, default_value_t = 1000)]
+    max_plies: u32,
+    /// Stop as soon as a sequential probability ratio test decides:
+    /// `elo0,elo1,alpha,beta` (logistic Elo, pentanomial GSPRT as fastchess),
+    /// e.g. `0,10,0.05,0.05`.
+    #[arg(long)]
+    sprt: Option<String>,
     /// Seed for the openings and the engines' randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (default: one per core).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Write every game (moves and result, one game per line) to this file.
+    /// Write every game to this file: PDN for draughts, the game's own record
+    /// format otherwise.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Seconds an engine program may take for a move searched to a depth or a
+    /// node count before it loses (timed moves get their time plus 1 s).
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// No line per game (the progress bar and the summary only).
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn seconds(value: f64, what: &str) -> Result<Duration> {
+    if !(value.is_finite() && (0.0..1e7).contains(&value)) {
+        bail!("{what} must be a number of seconds, not {value}");
+    }
+    Ok(Duration::from_secs_f64(value))
 }
 
 pub fn run(args: MatchArgs) -> Result<()> {
@@ -54,98 +113,178 @@ pub fn run(args: MatchArgs) -> Result<()> {
         bail!("give exactly two engines: --engine A --engine B");
     }
     let engines = [
-        EngineSpec::parse(&args.engines[0]).map_err(anyhow::Error::msg)?,
-        EngineSpec::parse(&args.engines[1]).map_err(anyhow::Error::msg)?,
+        EngineSpec::parse(&args.engines[0], &spec).map_err(anyhow::Error::msg)?,
+        EngineSpec::parse(&args.engines[1], &spec).map_err(anyhow::Error::msg)?,
     ];
-    let limits = if args.movetime.is_some() || args.depth.is_some() {
-        Some(Limits {
+    let time = if let Some(clock) = args.clock {
+        if clock <= 0.0 {
+            bail!("--clock must be a positive number of seconds");
+        }
+        TimeControl::Clock(ClockControl {
+            base: seconds(clock, "--clock")?,
+            increment: seconds(args.increment, "--increment")?,
+        })
+    } else if args.movetime.is_some() || args.depth.is_some() || args.nodes.is_some() {
+        TimeControl::PerMove(Limits {
             depth: args.depth,
+            nodes: args.nodes,
             movetime: args.movetime.map(Duration::from_millis),
-            ..Limits::default()
+            clock: None,
         })
     } else {
-        None
+        TimeControl::Default
     };
-    let clock = match args.clock {
-        Some(seconds) if seconds > 0.0 && seconds.is_finite() && args.increment >= 0.0 => {
-            Some(ClockControl {
-                base: Duration::from_secs_f64(seconds),
-                increment: Duration::from_secs_f64(args.increment),
-            })
-        }
-        Some(_) => bail!("--clock must be a positive number of seconds"),
-        None => None,
+    let openings = match &args.openings {
+        Some(path) => OpeningSource::List(read_openings(&spec, path).map_err(anyhow::Error::msg)?),
+        None => OpeningSource::Random {
+            plies: args.opening_plies.unwrap_or(spec.info.opening_plies),
+        },
     };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let concurrency = args
         .concurrency
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     let config = MatchConfig {
         game: spec,
         engines: engines.clone(),
         games: args.games.max(1),
-        limits,
-        clock,
-        opening_plies: args.opening_plies.unwrap_or(spec.info.opening_plies),
+        time,
+        openings,
+        max_plies: (args.max_plies > 0).then_some(args.max_plies),
         seed: args.seed,
         concurrency,
+        sprt,
+        external: ExternalOptions {
+            move_timeout: seconds(args.timeout, "--timeout")?,
+            ..ExternalOptions::default()
+        },
     };
     let names = [engines[0].name(), engines[1].name()];
     let total = config.games.div_ceil(2) * 2;
     eprintln!(
-        "{} vs {} in {}: {total} games, {} at a time",
+        "{} vs {} in {}: {total} games{}, {} at a time",
         names[0],
         names[1],
         spec.full_name(),
+        if sprt.is_some() { " at most" } else { "" },
         concurrency.min(total as usize)
     );
-    let result = run_match(&config, |record, tally| {
-        let (white, black) = (&names[record.white], &names[1 - record.white]);
-        let note = record
-            .note
-            .as_deref()
-            .map(|n| format!(" [{n}]"))
-            .unwrap_or_default();
-        eprintln!(
-            "game {:>4}/{total}: {white} (white) vs {black}: {} ({}, {} plies){note} | {} {:.1}/{}",
-            record.number + 1,
-            record.outcome.result_text(),
-            record.outcome.reason,
-            record.moves.len(),
-            names[0],
-            tally.points(),
-            tally.games()
-        );
+    let started = Instant::now();
+    let mut progress = Progress::new("match", total as usize);
+    let result = run_match(&config, |record, status| {
+        if !args.quiet {
+            let (white, black) = (&names[record.white], &names[1 - record.white]);
+            let note = record
+                .note
+                .as_deref()
+                .map(|n| format!(" [{n}]"))
+                .unwrap_or_default();
+            progress.println(&format!(
+                "game {:>4}/{total}: {white} (white) vs {black}: {} ({}, {} plies){note}",
+                record.number + 1,
+                record.outcome.result_text(),
+                record.outcome.reason,
+                record.moves.len(),
+            ));
+        }
+        progress.update(status.done, short_status(status));
     })
     .map_err(anyhow::Error::msg)?;
+    progress.finish();
     if let Some(path) = &args.record {
-        let mut file = std::fs::File::create(path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        for record in &result.records {
-            writeln!(
-                file,
-                "{} | white {} | black {} | {} | {}",
-                record.number + 1,
-                names[record.white],
-                names[1 - record.white],
-                record.outcome,
-                record.moves.join(" ")
-            )?;
-        }
+        let text = write_records(
+            &spec,
+            &result.records,
+            [&names[0], &names[1]],
+            &format!("plateau match: {} vs {}", names[0], names[1]),
+        )
+        .map_err(anyhow::Error::msg)?;
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let tally = result.tally;
-    println!(
-        "{} vs {}: +{} ={} -{} (W/D/L), score {:.1}/{} = {:.1}%, Elo {}, LOS {:.1}%, draws {:.1}%",
-        names[0],
-        names[1],
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        tally.points(),
-        tally.games(),
-        100.0 * tally.score(),
-        tally.elo_text(),
-        100.0 * tally.los(),
-        100.0 * tally.draw_ratio()
+    print!(
+        "{}",
+        summary(&names, &spec.full_name(), &result.status, sprt)
+    );
+    eprintln!(
+        "{} games in {:.1} s",
+        result.status.done,
+        started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// `62.5% +88.7 ± 120.1 LLR 1.20`.
+fn short_status(status: &MatchStatus) -> String {
+    let (elo, margin) = status.penta.elo();
+    let mut text = format!(
+        "{:.1}%  Elo {}",
+        100.0 * status.tally.score(),
+        if status.penta.pairs() > 0 {
+            elo_text(elo, margin)
+        } else {
+            status.tally.elo_text()
+        }
+    );
+    if let Some((llr, _)) = status.sprt {
+        text += &format!("  LLR {llr:.2}");
+    }
+    text
+}
+
+/// The result block printed at the end.
+pub fn summary(
+    names: &[String; 2],
+    game: &str,
+    status: &MatchStatus,
+    sprt: Option<Sprt>,
+) -> String {
+    let t = &status.tally;
+    let p = &status.penta;
+    let mut text = format!(
+        "{} vs {} ({game}), {} games\n",
+        names[0], names[1], status.done
+    );
+    text += &format!(
+        "  W/D/L   +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%\n",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.points(),
+        t.games(),
+        100.0 * t.score(),
+        100.0 * t.draw_ratio()
+    );
+    let (tri_elo, tri_margin) = t.elo();
+    if p.pairs() > 0 {
+        let (elo, margin) = p.elo();
+        text += &format!(
+            "  Elo     {}  (95%, over {} pairs; trinomial {})   nElo {:+.1}\n",
+            elo_text(elo, margin),
+            p.pairs(),
+            elo_text(tri_elo, tri_margin),
+            p.nelo()
+        );
+        text += &format!("  LOS     {:.1}%\n", 100.0 * p.los());
+        text += &format!(
+            "  pairs   LL {}  LD {}  WL {}  DD {}  WD {}  WW {}\n",
+            p.ll, p.ld, p.wl, p.dd, p.wd, p.ww
+        );
+    } else {
+        text += &format!(
+            "  Elo     {}  (95%, trinomial)\n",
+            elo_text(tri_elo, tri_margin)
+        );
+        text += &format!("  LOS     {:.1}%\n", 100.0 * t.los());
+    }
+    if let (Some(sprt), Some((llr, verdict))) = (sprt, status.sprt) {
+        let (lower, upper) = sprt.bounds();
+        text += &format!("  SPRT    {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}\n");
+    }
+    text
 }

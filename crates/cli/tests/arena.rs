@@ -1,0 +1,249 @@
+//! `plateau match` and `plateau tune` as users run them, and matches against
+//! plateau's own protocol front-ends (`plateau uai`, `plateau hub`) run as
+//! external engine programs.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn plateau(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_draughts_match_writes_pdn_and_pentanomial_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("games.pdn");
+    let out = plateau(&[
+        "match",
+        "draughts",
+        "--engine",
+        "expert",
+        "--engine",
+        "seed",
+        "--games",
+        "4",
+        "--depth",
+        "1",
+        "--concurrency",
+        "1",
+        "--record",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("over 2 pairs"), "{text}");
+    let games = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(games.matches("[Event ").count(), 4, "{games}");
+    assert!(games.contains("[White \"expert\"]") && games.contains("[Black \"expert\"]"));
+}
+
+#[test]
+fn an_sprt_match_prints_its_verdict() {
+    let out = plateau(&[
+        "match",
+        "virus/5x5",
+        "--engine",
+        "strong",
+        "--engine",
+        "random",
+        "--games",
+        "200",
+        "--depth",
+        "2",
+        "--sprt",
+        "0,100,0.05,0.05",
+        "--quiet",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("SPRT    elo0 0, elo1 100"), "{text}");
+    assert!(text.contains("H1 accepted"), "{text}");
+}
+
+#[test]
+fn bad_match_options_say_what_is_wrong() {
+    let out = plateau(&[
+        "match", "draughts", "--engine", "expert", "--engine", "uai:x",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("engines play ataxx"),
+        "{}",
+        stderr(&out)
+    );
+    let out = plateau(&[
+        "match",
+        "draughts",
+        "--engine",
+        "expert",
+        "--engine",
+        "seed",
+        "--sprt",
+        "10,0,0.05,0.05",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("elo0"), "{}", stderr(&out));
+    let out = plateau(&[
+        "match",
+        "draughts",
+        "--engine",
+        "weights=/nonexistent",
+        "--engine",
+        "seed",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("cannot read"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_tiny_tuning_run_stores_generations_that_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run_text = run.to_str().unwrap();
+    let out = plateau(&[
+        "tune",
+        "virus/5x5",
+        "--generations",
+        "2",
+        "--population",
+        "4",
+        "--elite",
+        "1",
+        "--parents",
+        "2",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--measure-games",
+        "2",
+        "--verify-games",
+        "2",
+        "--opening-pool",
+        "4",
+        "--seed",
+        "7",
+        "--concurrency",
+        "1",
+        "--out",
+        run_text,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("final check against the start weights: 2 games"),
+        "{text}"
+    );
+    for file in [
+        "gen-000.txt",
+        "gen-001.txt",
+        "gen-002.txt",
+        "curve.svg",
+        "champion.txt",
+    ] {
+        assert!(Path::new(&run).join(file).exists(), "{file} missing");
+    }
+    assert_eq!(
+        stderr(&out).matches("generation   ").count(),
+        2,
+        "{}",
+        stderr(&out)
+    );
+    let engine = format!("gen={run_text}:2");
+    let out = plateau(&[
+        "match",
+        "virus/5x5",
+        "--engine",
+        &engine,
+        "--engine",
+        "gen=",
+        "--games",
+        "2",
+    ]);
+    assert!(!out.status.success(), "gen= without a run is refused");
+    let start = format!("gen={run_text}:0");
+    let out = plateau(&[
+        "match",
+        "virus/5x5",
+        "--engine",
+        &engine,
+        "--engine",
+        &start,
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--concurrency",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// Whether this build has the protocol front-end `name` (`uai`, `hub`).
+fn has_subcommand(name: &str) -> bool {
+    plateau(&[name, "--help"]).status.success()
+}
+
+/// A match against `plateau <protocol>` as an engine program: whole games,
+/// no engine failure.
+fn match_against_ourselves(game: &str, protocol: &str) {
+    let exe = env!("CARGO_BIN_EXE_plateau");
+    let engine = format!("{protocol}:\"{exe}\" {protocol}");
+    let out = plateau(&[
+        "match",
+        game,
+        "--engine",
+        &engine,
+        "--engine",
+        "beginner",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--concurrency",
+        "1",
+        "--timeout",
+        "30",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = stderr(&out);
+    assert_eq!(log.matches("game ").count(), 2, "{log}");
+    assert!(!log.contains("engine failure"), "{log}");
+    assert!(!log.contains("illegal move"), "{log}");
+    assert!(stdout(&out).contains(", 2 games"), "{}", stdout(&out));
+}
+
+// The two tests below need the protocol front-ends `plateau uai` and
+// `plateau hub`, written on other branches. Until those are merged they say so
+// and return; once they exist, they run.
+
+#[test]
+fn a_match_against_plateau_uai_as_an_external_engine() {
+    if !has_subcommand("uai") {
+        eprintln!("`plateau uai` is not in this build yet: external UAI match not run");
+        return;
+    }
+    match_against_ourselves("ataxx", "uai");
+}
+
+#[test]
+fn a_match_against_plateau_hub_as_an_external_engine() {
+    if !has_subcommand("hub") {
+        eprintln!("`plateau hub` is not in this build yet: external Hub match not run");
+        return;
+    }
+    match_against_ourselves("draughts", "hub");
+}
