@@ -34,12 +34,16 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// Match two engines over colour-swapped pairs of games.
     Match(commands::matches::MatchArgs),
+    /// Solve a small position exactly: its value under perfect play and a best move.
+    Solve(commands::solve::SolveArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
     /// Play in an Escampe tournament as a client of the course's arbiter.
     EscampeClient(commands::escampe_client::EscampeClientArgs),
     /// Run an Escampe tournament arbiter for two clients.
     EscampeArbiter(commands::escampe_arbiter::EscampeArbiterArgs),
+    /// Be an Ataxx / virus engine for GUIs: the Universal Ataxx Interface on stdin/stdout.
+    Uai(commands::uai::UaiArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,9 +56,11 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args),
         Command::Analyze(args) => commands::analyze::run(args),
         Command::Match(args) => commands::matches::run(args),
+        Command::Solve(args) => commands::solve::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::EscampeClient(args) => commands::escampe_client::run(args),
         Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),
+        Command::Uai(args) => commands::uai::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

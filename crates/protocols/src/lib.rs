@@ -8,3 +8,4 @@
 
 pub mod escampe;
 pub mod line;
+pub mod uai;

@@ -8,3 +8,5 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod solve;
+pub mod uai;
