@@ -389,6 +389,15 @@ impl Game for Ataxx {
         }
     }
 
+    const HAS_ORDER_HINT: bool = true;
+
+    /// The stones the move adds to the mover's count: two per stone turned,
+    /// one more for a clone (a jump empties its origin).
+    #[inline]
+    fn order_hint(&self, mv: Move) -> i32 {
+        self.board.gain(mv)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.check_move(text)
     }

@@ -159,6 +159,21 @@ impl<B: Bits> Board<B> {
         self.side = !self.side;
     }
 
+    /// What `mv` adds to the mover's stone difference: two per stone turned,
+    /// one for a clone's new stone (a jump only moves one).
+    #[inline]
+    pub fn gain(&self, mv: crate::Move) -> i32 {
+        match mv {
+            crate::Move::Clone(to) => {
+                1 + 2 * (self.geo.ring1[to.index::<B>()] & self.them()).count() as i32
+            }
+            crate::Move::Jump(_, to) => {
+                2 * (self.geo.ring1[to.index::<B>()] & self.them()).count() as i32
+            }
+            crate::Move::Pass => 0,
+        }
+    }
+
     /// Hands the move over without changing the board.
     #[inline]
     pub fn pass(&mut self) {

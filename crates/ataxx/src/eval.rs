@@ -11,7 +11,7 @@ use crate::{Ataxx, VirusGame};
 use plateau_core::{EVAL_LIMIT, Evaluator, Features, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
-pub const FEATURE_NAMES: [&str; 9] = [
+pub const FEATURE_NAMES: [&str; 10] = [
     // The seed's only term.
     "stones",
     // plateau's.
@@ -23,29 +23,36 @@ pub const FEATURE_NAMES: [&str; 9] = [
     "parity",
     "territory",
     "threat",
+    // Always 1: the side to move's edge. Ataxx scores swing by several stones
+    // from one ply to the next (the mover is about to capture); without this
+    // term searches that end after our move and after theirs disagree, which
+    // misleads reduced searches and aspiration windows.
+    "tempo",
 ];
 
 /// Number of features.
 pub const FEATURES: usize = FEATURE_NAMES.len();
 
 /// The seed evaluation: the stone difference, nothing else.
-pub const SEED_WEIGHTS: [f32; FEATURES] = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+pub const SEED_WEIGHTS: [f32; FEATURES] = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
 
 /// plateau's weights for full Ataxx, chosen by matches against the seed's
 /// (one feature at a time, then together, at depths 2-4): the capture in hand
 /// (`threat`) matters most, then few exposed stones and many safe ones. The
 /// remaining features showed no gain at those depths and wait for the tuner.
-pub const DEFAULT_WEIGHTS: [f32; FEATURES] = [100.0, -10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 80.0];
+pub const DEFAULT_WEIGHTS: [f32; FEATURES] =
+    [100.0, -10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 80.0, 0.0];
 
 /// plateau's weights for the virus game, chosen the same way: there mobility
 /// matters most (a side without drops loses the empty cells), then safe stones
 /// and the capture in hand; edge stones are slightly weak.
-pub const VIRUS_WEIGHTS: [f32; FEATURES] = [100.0, 0.0, 10.0, 8.0, 0.0, -4.0, 0.0, 0.0, 40.0];
+pub const VIRUS_WEIGHTS: [f32; FEATURES] = [100.0, 0.0, 10.0, 8.0, 0.0, -4.0, 0.0, 0.0, 40.0, 0.0];
 
 /// Index of the first feature that needs the empty regions (costly: computed only
 /// when a weight asks for it).
 const PARITY: usize = 6;
 const TERRITORY: usize = 7;
+const TEMPO: usize = 9;
 
 /// The features of `board` from the side to move's view. `jumps` says whether
 /// stones reach two cells (Ataxx) or one (virus). Features `1..` are computed
@@ -94,6 +101,7 @@ fn fill<B: Bits>(
     let our_best = max_count(&g.neighbour_counts(them), our_targets);
     let their_best = max_count(&g.neighbour_counts(us), their_targets);
     out[8] = our_best as i32 - their_best as i32;
+    out[TEMPO] = 1;
 }
 
 /// `(parity, territory)` over the regions of empty cells (8-connected): a region
@@ -256,12 +264,13 @@ mod tests {
         // move would fill it last.
         let mut expected = [0; FEATURES];
         expected[PARITY] = 1;
+        expected[TEMPO] = 1;
         assert_eq!(features_of("x5o/7/7/7/7/7/o5x x 0 1"), expected);
         let virus = crate::Virus::standard();
         assert_eq!(AtaxxEval::standard_virus().evaluate(&virus), 0);
         assert_eq!(AtaxxEval::standard().evaluate(&crate::Ataxx::new()), 0);
         assert_eq!(AtaxxEval::seed().evaluate(&virus), 0);
-        let parity = AtaxxEval::with_weights(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0]);
+        let parity = AtaxxEval::with_weights(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0]);
         assert_eq!(parity.unwrap().evaluate(&virus), 10);
     }
 

@@ -33,6 +33,7 @@ mod moves;
 mod notation;
 #[doc(hidden)]
 pub mod reference;
+pub mod solve;
 mod square;
 mod text;
 mod virus;

@@ -251,6 +251,14 @@ impl<B: Bits> Game for VirusGame<B> {
         mv.target().map_or(0, |to| to.index::<B>())
     }
 
+    const HAS_ORDER_HINT: bool = true;
+
+    /// The stones the drop adds to the mover's count (two per stone turned).
+    #[inline]
+    fn order_hint(&self, mv: Move) -> i32 {
+        self.board.gain(mv)
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.check_move(text)
     }

@@ -38,6 +38,8 @@ enum Command {
     Match(commands::matches::MatchArgs),
     /// Tune a game's evaluation weights (the seed's evolutionary algorithm).
     Tune(commands::tune::TuneArgs),
+    /// Solve a small position exactly: its value under perfect play and a best move.
+    Solve(commands::solve::SolveArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
     /// Play in an Escampe tournament as a client of the course's arbiter.
@@ -48,6 +50,8 @@ enum Command {
     Hub(commands::hub::HubArgs),
     /// Play draughts against another program over DamExchange (DXP, TCP).
     Dxp(commands::dxp::DxpArgs),
+    /// Be an Ataxx / virus engine for GUIs: the Universal Ataxx Interface on stdin/stdout.
+    Uai(commands::uai::UaiArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +70,8 @@ fn main() -> ExitCode {
         Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),
         Command::Hub(args) => commands::hub::run(args),
         Command::Dxp(args) => commands::dxp::run(args),
+        Command::Solve(args) => commands::solve::run(args),
+        Command::Uai(args) => commands::uai::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

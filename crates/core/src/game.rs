@@ -77,6 +77,16 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         0
     }
 
+    /// Whether [`Game::order_hint`] is worth asking: then it orders the moves
+    /// that the table and the killers say nothing about, before the history does.
+    const HAS_ORDER_HINT: bool = false;
+
+    /// A cheap static guess of what `mv` gains, higher first (Ataxx: the stones
+    /// it adds to the mover's count). Only asked when [`Game::HAS_ORDER_HINT`].
+    fn order_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Reads a move and checks that it is legal here; the error says why not.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
 

@@ -56,4 +56,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
             engine::weighted::<Abalone, _>(profile, seed, AbaloneEval::with_weights(weights))
         },
     },
+    solve: None,
 };

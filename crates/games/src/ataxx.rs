@@ -1,9 +1,10 @@
 //! The Ataxx family in the registry: the virus game (clone-only, one variant per
 //! board size) and full Ataxx.
 
-use crate::{GameInfo, GameSpec, Tuning, VariantInfo, engine, erase};
+use crate::{GameInfo, GameSpec, SolveOptions, SolveReport, Tuning, VariantInfo, engine, erase};
+use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
-use plateau_core::{AnyGame, Game, PositionError};
+use plateau_core::{AnyGame, Erased, Game, PositionError};
 
 /// The board side a virus variant names (`"5x5"` -> 5).
 fn virus_size(spec: &GameSpec) -> usize {
@@ -45,6 +46,50 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
     } else {
         Ok(erase(spec, Virus::from_text(text)?))
     }
+}
+
+/// Solves a virus position exactly (boards up to 8x8; beyond 5x5 it takes long:
+/// give a time limit).
+fn virus_solve(
+    spec: &GameSpec,
+    position: Option<&str>,
+    options: &SolveOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<SolveReport, String> {
+    if is_wide(spec) {
+        return Err(format!(
+            "{} is far too large to solve exactly; the solver takes 4x4 to 8x8 boards \
+             (5x5 takes a second, 6x6 hours)",
+            spec.full_name()
+        ));
+    }
+    let game = match position {
+        Some(text) => virus_from_text(spec, text).map_err(|e| e.to_string())?,
+        None => virus_start(spec),
+    };
+    let virus = game
+        .as_any()
+        .downcast_ref::<Erased<Virus>>()
+        .ok_or_else(|| format!("{} is not on a 64-bit virus board", spec.full_name()))?
+        .game();
+    let settings = exact::SolveOptions {
+        table_mb: options.table_mb,
+        time_limit: options.time_limit,
+        ..exact::SolveOptions::default()
+    };
+    let solution = exact::solve(virus, &settings, &mut |p| progress(&p.to_string()));
+    Ok(SolveReport {
+        position: virus.to_text(),
+        side_to_move: solution.side_to_move,
+        measure: "final stone difference",
+        lower: solution.lower,
+        upper: solution.upper,
+        best: solution.best.map(|mv| mv.to_string()),
+        pv: solution.pv.iter().map(|mv| mv.to_string()).collect(),
+        depth: solution.empties,
+        nodes: solution.nodes,
+        elapsed: solution.elapsed,
+    })
 }
 
 pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
@@ -125,6 +170,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
             }
         },
     },
+    solve: Some(virus_solve),
 };
 
 pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
@@ -166,11 +212,12 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
             engine::weighted::<Ataxx, _>(profile, seed, AtaxxEval::with_weights(weights))
         },
     },
+    solve: None,
 };
 
 #[cfg(test)]
 mod tests {
-    use crate::{GameSpec, Limits, Profile};
+    use crate::{GameSpec, Limits, Profile, SolveOptions};
 
     #[test]
     fn every_virus_variant_starts_on_its_size_and_plays() {
@@ -202,6 +249,53 @@ mod tests {
         let err = ataxx.from_text("x2o/4/4/o2x x").err().unwrap().to_string();
         assert!(err.contains("7x7"), "{err}");
         assert!(ataxx.from_text("x5o/7/7/7/7/7/o5x x 0 1").is_ok());
+    }
+
+    #[test]
+    fn the_virus_game_solves_through_the_registry_and_the_others_say_they_cannot() {
+        let spec = GameSpec::lookup("virus", Some("4x4")).unwrap();
+        assert!(spec.info.has_solver());
+        let mut lines = Vec::new();
+        let report = spec
+            .solve(None, &SolveOptions::default(), &mut |l| {
+                lines.push(l.to_string())
+            })
+            .unwrap();
+        assert_eq!(report.value(), Some(-8));
+        assert_eq!(report.position, "x2o/4/4/o2x x");
+        assert_eq!(report.depth, 12);
+        assert!(report.best.is_some());
+        assert!(!lines.is_empty());
+        // A position from the side of White, after one drop.
+        let report = spec
+            .solve(
+                Some("x2o/4/1x2/o2x o"),
+                &SolveOptions::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+        assert_eq!(report.side_to_move, plateau_core::Side::White);
+        assert!(report.value().is_some());
+        let err = spec
+            .solve(
+                Some("x3o/5/5/5/o3x x"),
+                &SolveOptions::default(),
+                &mut |_| {},
+            )
+            .unwrap_err();
+        assert!(err.contains("virus/5x5"), "{err}");
+        let wide = GameSpec::lookup("virus", Some("9x9")).unwrap();
+        assert!(
+            wide.solve(None, &SolveOptions::default(), &mut |_| {})
+                .is_err()
+        );
+        for name in ["ataxx", "escampe", "draughts", "abalone"] {
+            let spec = GameSpec::lookup(name, None).unwrap();
+            let err = spec
+                .solve(None, &SolveOptions::default(), &mut |_| {})
+                .unwrap_err();
+            assert_eq!(err, format!("{name} has no exact solver"));
+        }
     }
 
     #[test]

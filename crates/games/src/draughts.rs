@@ -39,4 +39,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
             engine::weighted::<Draughts, _>(profile, seed, DraughtsEval::with_weights(weights))
         },
     },
+    solve: None,
 };

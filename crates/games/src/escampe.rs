@@ -38,4 +38,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
             engine::weighted::<Escampe, _>(profile, seed, EscampeEval::with_weights(weights))
         },
     },
+    solve: None,
 };

@@ -9,10 +9,12 @@ mod ataxx;
 mod draughts;
 mod engine;
 mod escampe;
+mod solve;
 
 pub use engine::{AnyEngine, EngineChoice, InfoLine, Profile, Thought, Tweaks};
 pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
+pub use solve::{SolveOptions, SolveReport, Solver};
 
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use std::fmt;
@@ -49,6 +51,8 @@ pub struct GameInfo {
     pub(crate) engine: fn(&GameSpec, Profile, u64) -> Box<dyn AnyEngine>,
     /// What the tuner and weight files need.
     pub tuning: Tuning,
+    /// The exact solver, for games small enough to have one.
+    pub solve: Option<Solver>,
 }
 
 /// Builds an engine of a profile on given weights (`None`: wrong number of them).

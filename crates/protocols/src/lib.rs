@@ -4,6 +4,7 @@
 //!   that enters our engine into a tournament, and an arbiter that runs one.
 //! - [`hub`]: the Hub protocol (Scan's) for draughts GUIs, engine side.
 //! - [`dxp`]: DamExchange, draughts programs playing each other over TCP.
+//! - [`uai`]: the Universal Ataxx Interface, engine side, for Ataxx and the virus game.
 //!
 //! Protocol code only translates between the wire and the erased game and
 //! engine faces of `plateau-games`; rules and search live elsewhere. Hub and
@@ -17,3 +18,4 @@ pub mod hub;
 pub mod limits;
 pub mod line;
 pub mod net;
+pub mod uai;

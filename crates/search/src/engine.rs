@@ -351,8 +351,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             }
             if score > best {
                 best = score;
-                best_index = i;
                 if score > alpha {
+                    // Only a move that beat the window is known to be best: when
+                    // every move fails low, their bounds say nothing about which
+                    // is better, and the previous best must stay first (it is
+                    // what a stopped iteration plays).
+                    best_index = i;
                     alpha = score;
                     self.update_pv(0, mv);
                     if score >= beta {
@@ -638,6 +642,15 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                 1 << 28
             } else if self.options.killers && Some(mv) == killers[1] {
                 (1 << 28) - 1
+            } else if G::HAS_ORDER_HINT {
+                // The game's guess first; the history orders equal guesses.
+                let history = if self.options.history {
+                    self.history.get(game.move_key(mv)).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+                game.order_hint(mv).clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE
+                    + history.clamp(-HINT_SCALE / 2, HINT_SCALE / 2 - 1)
             } else if self.options.history {
                 self.history.get(game.move_key(mv)).copied().unwrap_or(0)
             } else {
@@ -673,6 +686,11 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
     }
 }
+
+/// Order hints weigh this much more than a step of history, and are kept
+/// within ±`HINT_LIMIT` so that killers (`1 << 28`) still come first.
+const HINT_SCALE: i32 = 1 << 16;
+const HINT_LIMIT: i32 = 1000;
 
 /// Picks before the rest is sorted: most cutoffs come from the first moves, so
 /// they are found by selection; the rest is sorted once.

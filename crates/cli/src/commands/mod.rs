@@ -10,4 +10,6 @@ pub mod perft;
 pub mod play;
 pub mod serve;
 pub mod show;
+pub mod solve;
 pub mod tune;
+pub mod uai;

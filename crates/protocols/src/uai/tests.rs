@@ -1,0 +1,203 @@
+//! Whole sessions on in-memory input and output.
+
+use super::*;
+use std::io::Cursor;
+
+/// An output the test can read after the session (the session needs `'static`).
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn session(input: &str) -> Vec<String> {
+    let out = Shared::default();
+    let config = UaiConfig {
+        engine: EngineChoice::parse("expert").unwrap(),
+        seed: 1,
+    };
+    run_uai(&config, Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap();
+    let bytes = out.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect()
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+fn legal_after(game: &str, variant: Option<&str>, moves: &str) -> Vec<String> {
+    let spec = GameSpec::lookup(game, variant).unwrap();
+    let mut position = spec.new_game();
+    play_record(position.as_mut(), moves).unwrap();
+    position.legal_moves()
+}
+
+#[test]
+fn the_handshake_names_the_engine_and_its_options() {
+    let lines = session("uai\nisready\nquit\n");
+    assert!(lines[0].starts_with("id name plateau"), "{lines:?}");
+    assert!(lines[1].starts_with("id author"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 64"))
+    );
+    let variant = lines
+        .iter()
+        .find(|l| l.starts_with("option name Variant"))
+        .unwrap();
+    assert!(variant.contains("default ataxx"), "{variant}");
+    assert!(variant.contains("var virus5x5"), "{variant}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("option name Level type combo default expert"))
+    );
+    let ok = lines.iter().position(|l| l == "uaiok").unwrap();
+    assert_eq!(lines[ok + 1], "readyok");
+    assert!(errors(&lines).is_empty());
+}
+
+#[test]
+fn go_answers_with_info_lines_then_a_legal_move() {
+    let lines = session("position startpos moves g2 a1c3\ngo depth 3\n");
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(legal_after("ataxx", None, "g2 a1c3").contains(&best[0].to_string()));
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    for info in infos {
+        for field in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(info.contains(field), "{info}");
+        }
+    }
+    assert!(lines.last().unwrap().starts_with("bestmove"));
+}
+
+#[test]
+fn bad_lines_are_reported_and_change_nothing() {
+    let lines = session(
+        "position startpos moves g2\n\
+         position startpos moves a1a2 g1g3\n\
+         position fen x5o/7/7/7/7/7/o5x q 0 1\n\
+         position fen 8/8/8/8/8/8/8/8 x 0 1\n\
+         launch\n\
+         go depth many\n\
+         setoption name Hash value 0\n\
+         setoption name Colour value blue\n\
+         setoption name Variant value chess\n\
+         go depth 2\n",
+    );
+    assert_eq!(errors(&lines).len(), 8, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("a1a2")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("launch")));
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1);
+    // Still the position after g2: White (o) to move.
+    assert!(legal_after("ataxx", None, "g2").contains(&best[0].to_string()));
+}
+
+#[test]
+fn the_variant_option_plays_the_virus_game_of_any_size() {
+    let lines = session(
+        "setoption name Variant value virus5x5\n\
+         position startpos moves b4\n\
+         go depth 4\n\
+         isready\n",
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.contains(&"info string playing virus/5x5".to_string()));
+    let best = bestmoves(&lines);
+    assert!(legal_after("virus", Some("5x5"), "b4").contains(&best[0].to_string()));
+    // `isready` is answered at once, even while the engine thinks.
+    assert!(lines.contains(&"readyok".to_string()));
+
+    // In the virus game the position text decides the size (clocks ignored).
+    let lines = session(
+        "setoption name Variant value virus\n\
+         position fen x2o/4/4/o2x x 0 1 moves b3\n\
+         go depth 20\n",
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.contains(&"info string playing virus/4x4".to_string()));
+    let best = bestmoves(&lines);
+    assert!(legal_after("virus", Some("4x4"), "b3").contains(&best[0].to_string()));
+    // 4x4 is small enough for depth 20 to see the end: a forced result.
+    assert!(lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+}
+
+#[test]
+fn stop_right_after_an_infinite_go_still_answers() {
+    let lines = session("position startpos\ngo infinite\nstop\nisready\n");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("bestmove"))
+        .unwrap();
+    let ready = lines.iter().position(|l| l == "readyok").unwrap();
+    assert!(best < ready);
+}
+
+#[test]
+fn the_end_of_input_lets_a_bounded_search_answer() {
+    let lines = session("position startpos\ngo movetime 50\n");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+    let lines = session("position startpos\ngo infinite\n");
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
+#[test]
+fn a_finished_game_gets_a_null_move() {
+    let lines = session("position fen xxxxxxx/7/7/7/7/7/7 o 0 1\ngo depth 3\n");
+    assert_eq!(bestmoves(&lines), vec!["0000"], "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("the game is over")));
+}
+
+#[test]
+fn clocks_become_the_side_to_moves_budget() {
+    // White (o) to move with 30 ms left: the answer comes quickly and is legal.
+    let lines =
+        session("uainewgame\nposition startpos moves g2\ngo btime 600000 wtime 30 binc 0 winc 0\n");
+    let best = bestmoves(&lines);
+    assert!(legal_after("ataxx", None, "g2").contains(&best[0].to_string()));
+}
+
+#[test]
+fn variant_names_are_read_generously() {
+    for (value, name) in [
+        ("ataxx", "ataxx"),
+        ("Virus", "virus/7x7"),
+        ("virus5x5", "virus/5x5"),
+        ("virus/6x6", "virus/6x6"),
+        ("virus 9x9", "virus/9x9"),
+    ] {
+        assert_eq!(variant_spec(value).unwrap().full_name(), name);
+    }
+    assert!(variant_spec("virus3x3").is_err());
+    assert!(variant_spec("draughts").is_err());
+}
