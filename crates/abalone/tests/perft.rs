@@ -34,7 +34,6 @@ fn reference_counts_to_depth_3() {
 }
 
 #[test]
-#[ignore = "depth 4: about 50 million leaves"]
 fn reference_counts_at_depth_4() {
     for vector in vectors().iter().filter(|v| v.depth == 4) {
         check(vector);
