@@ -203,7 +203,14 @@ impl Pentanomial {
     pub fn nelo(&self) -> f64 {
         let (score, variance) = self.moments();
         if variance <= 0.0 {
-            return 0.0;
+            // Every pair scored alike: no spread to measure the distance in.
+            return if score > 0.5 {
+                f64::INFINITY
+            } else if score < 0.5 {
+                f64::NEG_INFINITY
+            } else {
+                0.0
+            };
         }
         (score - 0.5) / (2.0 * variance).sqrt() * (800.0 / std::f64::consts::LN_10)
     }
@@ -349,6 +356,18 @@ mod tests {
         let t = tally(5, 2, 1);
         let (low, high) = t.score_interval();
         assert!(low < t.score() && t.score() < high);
+    }
+
+    #[test]
+    fn a_clean_sweep_has_infinite_normalised_elo() {
+        let mut sweep = Pentanomial::default();
+        let mut even = Pentanomial::default();
+        for _ in 0..10 {
+            sweep.add_pair(1.0, 1.0);
+            even.add_pair(1.0, 0.0);
+        }
+        assert_eq!(sweep.nelo(), f64::INFINITY);
+        assert_eq!(even.nelo(), 0.0);
     }
 
     #[test]

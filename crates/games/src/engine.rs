@@ -71,6 +71,46 @@ impl fmt::Display for Profile {
 pub struct Tweaks {
     pub time_policy: Option<TimePolicy>,
     pub table_mb: Option<usize>,
+    /// Search parts switched on or off (`lmr=off`), in [`SWITCHES`] order:
+    /// for measuring what each part brings to a game.
+    pub switches: [Option<bool>; SWITCHES.len()],
+}
+
+impl Tweaks {
+    /// One search part switched on or off (`name` from [`SWITCHES`]).
+    pub fn switched(name: &str, on: bool) -> Tweaks {
+        let mut tweaks = Tweaks::default();
+        if let Some(index) = SWITCHES.iter().position(|&s| s == name) {
+            tweaks.switches[index] = Some(on);
+        }
+        tweaks
+    }
+}
+
+/// The search parts a tweak can switch: `name=on|off`.
+pub const SWITCHES: [&str; 8] = [
+    "pvs",
+    "killers",
+    "history",
+    "quiescence",
+    "lmr",
+    "aspiration",
+    "extension",
+    "early-stop",
+];
+
+/// The engine option a switch sets.
+fn switch(options: &mut Options, index: usize) -> &mut bool {
+    match index {
+        0 => &mut options.pvs,
+        1 => &mut options.killers,
+        2 => &mut options.history,
+        3 => &mut options.quiescence,
+        4 => &mut options.reductions,
+        5 => &mut options.aspiration,
+        6 => &mut options.single_reply_extension,
+        _ => &mut options.early_stop,
+    }
 }
 
 /// A profile and its tweaks: `expert`, `master,time=seed`.
@@ -87,7 +127,7 @@ impl EngineChoice {
         let mut tweaks = Tweaks::default();
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| {
-                format!("{part:?}: expected key=value (time=seed|adaptive, hash=MB)")
+                format!("{part:?}: expected key=value (time=seed|adaptive, hash=MB, lmr=off...)")
             })?;
             match key.trim() {
                 "time" => {
@@ -107,7 +147,19 @@ impl EngineChoice {
                     }
                     tweaks.table_mb = Some(mb);
                 }
-                other => return Err(format!("unknown engine option {other:?} (time, hash)")),
+                name => {
+                    let Some(index) = SWITCHES.iter().position(|&s| s == name) else {
+                        return Err(format!(
+                            "unknown engine option {name:?} (time, hash, or one of {} =on|off)",
+                            SWITCHES.join(", ")
+                        ));
+                    };
+                    tweaks.switches[index] = Some(match value.trim() {
+                        "on" => true,
+                        "off" => false,
+                        other => return Err(format!("{name}={other}: choose on or off")),
+                    });
+                }
             }
         }
         Ok(EngineChoice { profile, tweaks })
@@ -124,6 +176,11 @@ impl EngineChoice {
         }
         if let Some(mb) = self.tweaks.table_mb {
             name += &format!(",hash={mb}");
+        }
+        for (switch, value) in SWITCHES.iter().zip(self.tweaks.switches) {
+            if let Some(on) = value {
+                name += &format!(",{switch}={}", if on { "on" } else { "off" });
+            }
         }
         name
     }
@@ -299,6 +356,11 @@ impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
         }
         if let Some(mb) = tweaks.table_mb {
             options.table_mb = mb;
+        }
+        for (index, value) in tweaks.switches.iter().enumerate() {
+            if let Some(on) = *value {
+                *switch(&mut options, index) = on;
+            }
         }
         self.engine.set_options(options);
     }

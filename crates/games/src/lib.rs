@@ -10,6 +10,7 @@ mod draughts;
 mod engine;
 mod escampe;
 mod solve;
+mod virus_endgame;
 
 pub use engine::{AnyEngine, EngineChoice, InfoLine, Profile, Thought, Tweaks};
 pub use plateau_search::score::describe as describe_score;

@@ -223,3 +223,80 @@ fn black_places_from_the_book_and_white_searches_its_placement() {
         .unwrap();
     assert!(game.legal_moves().contains(&white.best));
 }
+
+#[test]
+fn engine_options_switch_search_parts_and_refuse_nonsense() {
+    use plateau_games::EngineChoice;
+    let choice = EngineChoice::parse("expert,lmr=off,aspiration=on,hash=8").unwrap();
+    assert_eq!(choice.name(), "expert,hash=8,lmr=off,aspiration=on");
+    assert_eq!(EngineChoice::parse(&choice.name()).unwrap(), choice);
+    let err = EngineChoice::parse("expert,lmr=maybe").unwrap_err();
+    assert!(err.contains("on or off"), "{err}");
+    let err = EngineChoice::parse("expert,nullmove=off").unwrap_err();
+    assert!(err.contains("lmr"), "{err}");
+    // A switched engine still plays: the same move twice at a fixed depth.
+    let spec = escampe();
+    let game = spec.from_text("n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2").unwrap();
+    let think = || {
+        let mut engine = spec.engine(choice.profile, 1);
+        engine.tweak(&choice.tweaks);
+        engine
+            .think(game.as_ref(), &Limits::depth(4), &mut |_| {})
+            .unwrap()
+    };
+    let (a, b) = (think(), think());
+    assert_eq!((a.best.clone(), a.nodes), (b.best, b.nodes));
+    // Figure 6 of the brief is a forced win (by F6-E5, F6-F4 or F6-D6).
+    assert!(
+        plateau_games::describe_score(a.score).starts_with("win"),
+        "{} {}",
+        a.best,
+        a.score
+    );
+}
+
+#[test]
+fn the_virus_engine_plays_endgames_exactly() {
+    use plateau_games::{SolveOptions, describe_score};
+    let spec = GameSpec::lookup("virus", None).unwrap();
+    // 16 empty cells, Black to move: solved at once under a time limit.
+    let text = "xxxxxxo/xxxxxoo/xxxoooo/xx2ooo/x3oo1/o5x/o5x x";
+    let game = spec.from_text(text).unwrap();
+    let exact = spec
+        .solve(Some(text), &SolveOptions::default(), &mut |_| {})
+        .unwrap();
+    let value = exact.value().unwrap();
+    let mut engine = spec.engine(Profile::parse("expert").unwrap(), 1);
+    let thought = engine
+        .think(
+            game.as_ref(),
+            &Limits::movetime(Duration::from_millis(500)),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(thought.depth, 16, "solved to the end");
+    assert!(describe_score(thought.score).starts_with(if value > 0 { "win" } else { "loss" }));
+    // The move keeps the exact value: after it, the opponent's value is its negation.
+    let mut after = game.clone_box();
+    after.play(&thought.best).unwrap();
+    let reply = spec
+        .solve(
+            Some(&after.to_text()),
+            &SolveOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(
+        reply.value(),
+        Some(-value),
+        "{} after {}",
+        after.to_text(),
+        thought.best
+    );
+    // The seed profile never solves: it searches.
+    let mut seed = spec.engine(Profile::parse("seed").unwrap(), 1);
+    let searched = seed
+        .think(game.as_ref(), &Limits::depth(3), &mut |_| {})
+        .unwrap();
+    assert_eq!(searched.depth, 3);
+}

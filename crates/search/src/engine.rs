@@ -482,7 +482,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             let child_depth = depth - 1 + extension;
             let mover = game.side_to_move();
             game.play(mv);
-            if let Some(table) = &self.table {
+            // Only a child that searches probes the table: quiescence never does.
+            if child_depth > 0
+                && let Some(table) = &self.table
+            {
                 table.prefetch(game.hash());
             }
             let score = if i == 0 || !self.options.pvs {
