@@ -39,6 +39,12 @@ enum Command {
     /// Tune a game's evaluation weights (the seed's evolutionary algorithm).
     Tune(commands::tune::TuneArgs),
     /// Solve a small position exactly: its value under perfect play and a best move.
+    ///
+    /// Prints the value from both sides, a move that keeps it and a line of
+    /// best play; progress goes to standard error. Only games small enough have
+    /// a solver: the virus game on 4x4 to 8x8 boards (`plateau solve virus
+    /// --size 5` takes a fraction of a second; 6x6 takes hours, so give it a
+    /// `--time-limit`, after which the bounds proven so far are printed).
     Solve(commands::solve::SolveArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
@@ -51,6 +57,14 @@ enum Command {
     /// Play draughts against another program over DamExchange (DXP, TCP).
     Dxp(commands::dxp::DxpArgs),
     /// Be an Ataxx / virus engine for GUIs: the Universal Ataxx Interface on stdin/stdout.
+    ///
+    /// For Ataxx GUIs and match runners (cutechess-style tools with a UAI mode).
+    /// Commands: uai, isready, uainewgame, setoption name <Hash|Variant|Level>
+    /// value <v>, position startpos|fen <fen> [moves ...], go [btime/wtime/binc/winc
+    /// ms, movestogo n | movetime ms | depth n | nodes n | infinite], stop, quit.
+    /// `setoption name Variant value virus5x5` switches to the virus game (any size
+    /// from virus4x4 to virus9x9; `virus` is 7x7); the default is ataxx. Lines that
+    /// cannot be obeyed get `info string error: ...` and change nothing.
     Uai(commands::uai::UaiArgs),
 }
 

@@ -178,3 +178,20 @@ fn scripted_input_gets_its_answer_before_the_engine_exits() {
         .unwrap_or_else(|| panic!("no bestmove in {text}"));
     assert!(legal("ataxx", "b6").contains(&best.to_string()));
 }
+
+#[test]
+fn clock_fields_for_the_other_side_only_play_at_the_level() {
+    // Black (x) is to move and only White's clock is given: nothing bounds the
+    // search but the level, which must still answer.
+    let mut engine = Engine::start(&["--engine", "medium"]);
+    engine.send("uai");
+    engine.until(|l| l == "uaiok");
+    for go in ["go wtime 5000", "go movestogo 20", "go binc 100"] {
+        engine.send("position startpos");
+        engine.send(go);
+        let (_, best) = engine.bestmove();
+        assert!(legal("ataxx", "").contains(&best), "{go}: {best}");
+    }
+    engine.send("quit");
+    assert!(engine.child.wait().expect("exits").success());
+}

@@ -57,17 +57,17 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
 /// seed profile, 60 games each: virus 57% with them, 72% without; Ataxx 58%
 /// with them over 61 games, 78% without over 44). And for the two strongest
 /// levels of the virus game, the exact solver once few cells are empty
-/// (boards up to 8x8).
+/// (boards up to 8x8; not for engines on weight files).
 fn family_engine(
     profile: Profile,
     mut engine: Box<dyn AnyEngine>,
-    solvable: bool,
+    with_solver: bool,
 ) -> Box<dyn AnyEngine> {
     let Profile::Level(level) = profile else {
         return engine;
     };
     engine.tweak(&Tweaks::switched("lmr", false));
-    if solvable && matches!(level, Level::Expert | Level::Master) {
+    if with_solver && matches!(level, Level::Expert | Level::Master) {
         VirusEndgame::boxed(engine)
     } else {
         engine
@@ -195,8 +195,10 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
                 engine::weighted::<VirusWide, _>(profile, seed, evaluator)
                     .map(|engine| family_engine(profile, engine, false))
             } else {
+                // No solver: weight files are compared on what the evaluation
+                // decides, and the tuner's games must not be settled by it.
                 engine::weighted::<Virus, _>(profile, seed, evaluator)
-                    .map(|engine| family_engine(profile, engine, true))
+                    .map(|engine| family_engine(profile, engine, false))
             }
         },
     },

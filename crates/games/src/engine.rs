@@ -80,7 +80,9 @@ impl Tweaks {
     /// One search part switched on or off (`name` from [`SWITCHES`]).
     pub fn switched(name: &str, on: bool) -> Tweaks {
         let mut tweaks = Tweaks::default();
-        if let Some(index) = SWITCHES.iter().position(|&s| s == name) {
+        let index = SWITCHES.iter().position(|&s| s == name);
+        debug_assert!(index.is_some(), "no search part is called {name:?}");
+        if let Some(index) = index {
             tweaks.switches[index] = Some(on);
         }
         tweaks

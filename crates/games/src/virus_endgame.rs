@@ -10,7 +10,7 @@ use plateau_ataxx::solve::{self as exact, SolveOptions};
 use plateau_core::{AnyGame, Erased, Side};
 use plateau_search::{Budget, Limits, TimePolicy, score};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Under a time limit, positions with at most this many empty cells are tried
@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 /// left when it does not finish).
 const TIMED_EMPTIES: u32 = 20;
 
-/// Without a time limit (fixed depth or nodes, where play must not depend on
-/// the machine), only positions the solver finishes in milliseconds.
+/// At a fixed depth (where play must not depend on the machine), only
+/// positions the solver finishes in milliseconds. Under a node budget, never.
 const UNTIMED_EMPTIES: u32 = 14;
 
 /// The bound on an untimed solve: never reached at `UNTIMED_EMPTIES`, there
@@ -42,6 +42,10 @@ impl VirusEndgame {
     /// The solver's time for this move, or `None` when the position is too
     /// large to try under these limits.
     fn solve_time(limits: &Limits, empties: u32) -> Option<Duration> {
+        // A node budget is a promise about work done: the solver does not count.
+        if limits.nodes.is_some() {
+            return None;
+        }
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         if !timed {
             return (empties <= UNTIMED_EMPTIES).then_some(UNTIMED_LIMIT);
@@ -61,6 +65,12 @@ impl VirusEndgame {
             *movetime = movetime.saturating_sub(spent).max(Duration::from_millis(1));
         }
         if let Some(clock) = &mut left.clock {
+            // The move's whole budget stays what it was before the solve.
+            let hard = Budget::for_limits(limits, TimePolicy::Adaptive).hard;
+            if let Some(hard) = hard {
+                let cap = hard.saturating_sub(spent).max(Duration::from_millis(1));
+                left.movetime = Some(left.movetime.map_or(cap, |m| m.min(cap)));
+            }
             clock.remaining = clock.remaining.saturating_sub(spent);
         }
         left
@@ -79,6 +89,10 @@ impl AnyEngine for VirusEndgame {
         info: &mut dyn FnMut(&InfoLine),
     ) -> Result<Thought, String> {
         let started = Instant::now();
+        // The flag is the inner engine's, which clears it only when its own
+        // search starts: a stop left from the last move must not end this solve.
+        let stop = self.inner.stop_flag();
+        stop.store(false, Ordering::Relaxed);
         let Some(virus) = game.as_any().downcast_ref::<Erased<Virus>>() else {
             return self.inner.think(game, limits, info);
         };
@@ -94,7 +108,7 @@ impl AnyEngine for VirusEndgame {
         let options = SolveOptions {
             table_mb: TABLE_MB,
             time_limit: Some(time),
-            stop: Some(self.inner.stop_flag()),
+            stop: Some(stop.clone()),
             ..SolveOptions::default()
         };
         let solution = exact::solve(virus, &options, &mut |_| {});
@@ -126,6 +140,11 @@ impl AnyEngine for VirusEndgame {
                 elapsed,
                 pv,
             });
+        }
+        if stop.load(Ordering::Relaxed) {
+            // Stopped from outside: answer at once, from a one-ply search
+            // (the inner engine clears the flag when it starts).
+            return self.inner.think(game, &Limits::depth(1), info);
         }
         self.inner
             .think(game, &Self::remaining(limits, started.elapsed()), info)

@@ -293,6 +293,14 @@ fn the_virus_engine_plays_endgames_exactly() {
         after.to_text(),
         thought.best
     );
+    // A node budget is kept: the solver, which does not count, stays out.
+    let budgeted = engine
+        .think(game.as_ref(), &Limits::nodes(2_000), &mut |_| {})
+        .unwrap();
+    assert!(
+        budgeted.depth < 16 && budgeted.nodes <= 4_000,
+        "{budgeted:?}"
+    );
     // The seed profile never solves: it searches.
     let mut seed = spec.engine(Profile::parse("seed").unwrap(), 1);
     let searched = seed

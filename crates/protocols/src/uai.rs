@@ -414,12 +414,22 @@ impl Session {
             moves_to_go: go.movestogo,
         });
         let timed = clock.is_some() || go.movetime.is_some();
-        Limits {
+        let limits = Limits {
             depth: go.depth.or(if timed { profile.depth } else { None }),
             nodes: go.nodes.or(if timed { profile.nodes } else { None }),
             movetime: go.movetime,
             clock,
+        };
+        // Clock fields for the other side only (`go wtime 5000` with Black to
+        // move, `go movestogo 20`) bound nothing: play as the level would.
+        if limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.movetime.is_none()
+            && limits.clock.is_none()
+        {
+            return profile;
         }
+        limits
     }
 
     /// Ends the search in progress, if any: stopped at once when `stop` is set,

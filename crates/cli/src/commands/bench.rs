@@ -1,6 +1,6 @@
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_games::{GAMES, GameSpec, Limits, Profile};
+use plateau_games::{EngineChoice, GAMES, GameSpec, Limits, Profile};
 use std::time::{Duration, Instant};
 
 /// Search a fixed set of positions and report nodes and speed. At the game's
@@ -17,7 +17,8 @@ pub struct BenchArgs {
     /// Search each position for this many milliseconds and report the depth reached.
     #[arg(long)]
     movetime: Option<u64>,
-    /// The engine profile to measure.
+    /// The engine profile to measure, with options (`expert,lmr=off` measures
+    /// what late-move reductions bring).
     #[arg(long, default_value = "expert")]
     engine: String,
 }
@@ -30,7 +31,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
             .filter_map(|g| GameSpec::lookup(g.name, None).ok())
             .collect(),
     };
-    let profile = Profile::parse(&args.engine).map_err(anyhow::Error::msg)?;
+    let choice = EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?;
+    let profile = choice.profile;
     if profile == Profile::Random {
         bail!("the random player does not search");
     }
@@ -45,6 +47,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         for (i, text) in info.bench_positions.iter().enumerate() {
             let game = spec.from_text(text)?;
             let mut engine = spec.engine(profile, 0);
+            engine.tweak(&choice.tweaks);
             let started = Instant::now();
             let thought = engine
                 .think(game.as_ref(), &limits, &mut |_| {})

@@ -2,7 +2,7 @@ use crate::setup::{GameArgs, read_limited};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_core::{AnyGame, Side};
-use plateau_games::{AnyEngine, GameSpec, Profile, describe_score};
+use plateau_games::{AnyEngine, EngineChoice, GameSpec, describe_score};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -41,8 +41,12 @@ impl Player {
         if text == "human" {
             return Ok(Player::Human);
         }
-        match Profile::parse(text) {
-            Ok(profile) => Ok(Player::Engine(spec.engine(profile, seed))),
+        match EngineChoice::parse(text) {
+            Ok(choice) => {
+                let mut engine = spec.engine(choice.profile, seed);
+                engine.tweak(&choice.tweaks);
+                Ok(Player::Engine(engine))
+            }
             Err(reason) => bail!("{reason}, or human"),
         }
     }
