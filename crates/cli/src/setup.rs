@@ -34,7 +34,8 @@ pub struct PositionArgs {
     /// "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2" for Escampe.
     #[arg(long, conflicts_with = "file")]
     pub position: Option<String>,
-    /// Start from a saved game file (Escampe: the course's board format).
+    /// Start from a saved game file: the course's board file for Escampe, PDN for
+    /// draughts, `start:` + `moves:` for Abalone, the virus game and Ataxx.
     #[arg(long)]
     pub file: Option<PathBuf>,
     /// Moves to play first, separated by spaces, in the game's notation

@@ -264,9 +264,10 @@ pub fn summary(
     if p.pairs() > 0 {
         let (elo, margin) = p.elo();
         text += &format!(
-            "  Elo     {}  (95%, over {} pairs; trinomial {})   nElo {:+.1}\n",
+            "  Elo     {}  (95%, over {} pair{}; trinomial {})   nElo {:+.1}\n",
             elo_text(elo, margin),
             p.pairs(),
+            if p.pairs() == 1 { "" } else { "s" },
             elo_text(tri_elo, tri_margin),
             p.nelo()
         );
