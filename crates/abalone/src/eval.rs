@@ -7,7 +7,7 @@
 use crate::board::{BOARD, Direction, RIM, RINGS, WIDTH, cells, hex_distance, shift};
 use crate::position::LOSING_COUNT;
 use crate::{Abalone, movegen};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side, check_weights};
+use plateau_core::{Evaluator, Features, FixedWeights, Game, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 9] = [
@@ -156,15 +156,12 @@ impl Features<Abalone> for AbaloneFeatures {
     }
 }
 
-/// Fixed-point scale of the weights used in the hot path.
-const WEIGHT_SCALE: f32 = 64.0;
-
 /// Weights x features.
 #[derive(Clone, Debug)]
 pub struct AbaloneEval {
     weights: [f32; FEATURES],
     /// The weights x 64, rounded: the evaluation sums integers.
-    fixed: [i32; FEATURES],
+    fixed: FixedWeights<FEATURES>,
     /// Whether any feature beyond the seed's two has a weight.
     extra: bool,
 }
@@ -172,7 +169,7 @@ pub struct AbaloneEval {
 impl AbaloneEval {
     pub fn new(weights: [f32; FEATURES]) -> AbaloneEval {
         AbaloneEval {
-            fixed: weights.map(|w| (w * WEIGHT_SCALE).round() as i32),
+            fixed: FixedWeights::new(&weights),
             extra: weights[2..].iter().any(|&w| w != 0.0),
             weights,
         }
@@ -207,15 +204,7 @@ impl Evaluator<Abalone> for AbaloneEval {
     fn evaluate(&self, position: &Abalone) -> i32 {
         let mut values = [0i32; FEATURES];
         movegen::with_popcnt!(AbaloneFeatures::fill(position, &mut values, self.extra));
-        // In 64 bits: weights near their bound times large feature values
-        // would overflow 32.
-        let sum: i64 = values
-            .iter()
-            .zip(&self.fixed)
-            .map(|(&v, &w)| i64::from(v) * i64::from(w))
-            .sum();
-        let limit = i64::from(EVAL_LIMIT - 1);
-        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
+        self.fixed.score(&values)
     }
 }
 
@@ -225,6 +214,7 @@ const _: () = assert!(BOARD >> (9 * WIDTH) == 0);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::EVAL_LIMIT;
 
     fn features(text: &str) -> [i32; FEATURES] {
         let position = Abalone::from_text(text).unwrap();
@@ -278,21 +268,7 @@ mod tests {
 
     #[test]
     fn weights_from_outside_must_be_finite_and_bounded() {
-        let mut weights = DEFAULT_WEIGHTS;
-        for bad in [
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            2.0 * plateau_core::MAX_WEIGHT,
-        ] {
-            weights[1] = bad;
-            assert!(
-                AbaloneEval::with_weights(&weights).is_none(),
-                "{bad} accepted"
-            );
-        }
-        weights[1] = -plateau_core::MAX_WEIGHT;
-        assert!(AbaloneEval::with_weights(&weights).is_some());
+        plateau_core::invariants::check_weight_bounds(&DEFAULT_WEIGHTS, AbaloneEval::with_weights);
     }
 
     #[test]

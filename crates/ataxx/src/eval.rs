@@ -8,7 +8,7 @@
 use crate::bits::{Bits, max_count};
 use crate::board::Board;
 use crate::{Ataxx, VirusGame};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, check_weights};
+use plateau_core::{Evaluator, Features, FixedWeights, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 10] = [
@@ -163,15 +163,12 @@ impl<B: Bits> Features<VirusGame<B>> for AtaxxFeatures {
     }
 }
 
-/// Fixed-point scale of the weights used in the hot path.
-const WEIGHT_SCALE: i32 = 64;
-
 /// Weights x features, for either game.
 #[derive(Clone, Debug)]
 pub struct AtaxxEval {
     weights: [f32; FEATURES],
     /// The weights x 64, rounded: the evaluation sums integers.
-    fixed: [i32; FEATURES],
+    fixed: FixedWeights<FEATURES>,
     /// Whether any feature beyond the stone count has a weight.
     extra: bool,
     /// Whether the region features (the costly ones) have a weight.
@@ -181,7 +178,7 @@ pub struct AtaxxEval {
 impl AtaxxEval {
     pub fn new(weights: [f32; FEATURES]) -> AtaxxEval {
         AtaxxEval {
-            fixed: weights.map(|w| (w * WEIGHT_SCALE as f32).round() as i32),
+            fixed: FixedWeights::new(&weights),
             extra: weights[1..].iter().any(|&w| w != 0.0),
             regions: weights[PARITY] != 0.0 || weights[TERRITORY] != 0.0,
             weights,
@@ -220,15 +217,7 @@ impl AtaxxEval {
     fn score<B: Bits>(&self, board: &Board<B>, jumps: bool) -> i32 {
         let mut values = [0i32; FEATURES];
         fill(board, jumps, &mut values, self.extra, self.regions);
-        // In 64 bits: weights near their bound times large feature values
-        // would overflow 32.
-        let sum: i64 = values
-            .iter()
-            .zip(&self.fixed)
-            .map(|(&v, &w)| i64::from(v) * i64::from(w))
-            .sum();
-        let limit = i64::from(EVAL_LIMIT - 1);
-        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
+        self.fixed.score(&values)
     }
 }
 
@@ -249,6 +238,7 @@ impl<B: Bits> Evaluator<VirusGame<B>> for AtaxxEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::EVAL_LIMIT;
     use plateau_core::Game;
 
     fn features_of(text: &str) -> [i32; FEATURES] {
@@ -306,21 +296,7 @@ mod tests {
 
     #[test]
     fn weights_from_outside_must_be_finite_and_bounded() {
-        let mut weights = DEFAULT_WEIGHTS;
-        for bad in [
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            2.0 * plateau_core::MAX_WEIGHT,
-        ] {
-            weights[1] = bad;
-            assert!(
-                AtaxxEval::with_weights(&weights).is_none(),
-                "{bad} accepted"
-            );
-        }
-        weights[1] = -plateau_core::MAX_WEIGHT;
-        assert!(AtaxxEval::with_weights(&weights).is_some());
+        plateau_core::invariants::check_weight_bounds(&DEFAULT_WEIGHTS, AtaxxEval::with_weights);
     }
 
     #[test]

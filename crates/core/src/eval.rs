@@ -63,6 +63,33 @@ pub trait Features<G: Game>: Send + Sync {
     fn extract(&self, game: &G, out: &mut [i32]);
 }
 
+/// Weights in fixed point (×64, rounded), for evaluations in the search's hot
+/// path: one integer dot product per position, summed in 64 bits (weights near
+/// their bound times large feature values overflow 32), then kept strictly
+/// inside ±[`EVAL_LIMIT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedWeights<const N: usize>([i32; N]);
+
+impl<const N: usize> FixedWeights<N> {
+    const SCALE: i32 = 64;
+
+    pub fn new(weights: &[f32; N]) -> FixedWeights<N> {
+        FixedWeights(weights.map(|w| (w * Self::SCALE as f32).round() as i32))
+    }
+
+    /// Σ weight × value, in evaluation units, saturated at the limit.
+    #[inline]
+    pub fn score(&self, values: &[i32; N]) -> i32 {
+        let sum: i64 = values
+            .iter()
+            .zip(&self.0)
+            .map(|(&v, &w)| i64::from(v) * i64::from(w))
+            .sum();
+        let limit = i64::from(EVAL_LIMIT - 1);
+        (sum / i64::from(Self::SCALE)).clamp(-limit, limit) as i32
+    }
+}
+
 /// Weights x features, plus an optional book and candidate filter.
 #[derive(Clone, Debug)]
 pub struct Linear<F> {

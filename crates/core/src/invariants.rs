@@ -1,5 +1,5 @@
-//! The random-playout checks every game must pass, shared so that each game's
-//! test suite runs exactly the same ones.
+//! The checks every game must pass (random playouts, evaluation weights from
+//! outside), shared so that each game's test suite runs exactly the same ones.
 
 use crate::{Game, MoveList, Rng};
 use std::collections::HashSet;
@@ -140,4 +140,23 @@ pub fn check_position<G: Game + PartialEq>(
         assert_eq!(probe.hash(), game.hash(), "hash after undo of {notation}");
         report.moves_checked += 1;
     }
+}
+
+/// Checks that an evaluation built from outside weights (`build`, e.g. a
+/// game's `with_weights`) refuses a non-finite or out-of-bound weight and
+/// accepts one at the bound, starting from the valid `weights`.
+pub fn check_weight_bounds<E>(weights: &[f32], build: impl Fn(&[f32]) -> Option<E>) {
+    let mut weights = weights.to_vec();
+    assert!(weights.len() > 1, "at least two weights");
+    for bad in [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        2.0 * crate::MAX_WEIGHT,
+    ] {
+        weights[1] = bad;
+        assert!(build(&weights).is_none(), "{bad} accepted");
+    }
+    weights[1] = -crate::MAX_WEIGHT;
+    assert!(build(&weights).is_some(), "a weight at the bound refused");
 }

@@ -25,7 +25,7 @@
 
 use crate::square::{BOARD, bits, column_mask, free_run, row_mask, rows_mask, shift, squares_mask};
 use crate::{Draughts, Square};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, Side, check_weights};
+use plateau_core::{Evaluator, Features, FixedWeights, Game, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 13] = [
@@ -263,15 +263,12 @@ impl Features<Draughts> for DraughtsFeatures {
     }
 }
 
-/// Fixed-point scale of the weights used in the hot path.
-const WEIGHT_SCALE: i32 = 64;
-
 /// Weights x features.
 #[derive(Clone, Debug)]
 pub struct DraughtsEval {
     weights: [f32; FEATURES],
     /// The weights x 64, rounded: the evaluation sums integers.
-    fixed: [i32; FEATURES],
+    fixed: FixedWeights<FEATURES>,
     /// Whether any of plateau's features has a weight.
     extra: bool,
 }
@@ -279,7 +276,7 @@ pub struct DraughtsEval {
 impl DraughtsEval {
     pub fn new(weights: [f32; FEATURES]) -> DraughtsEval {
         DraughtsEval {
-            fixed: weights.map(|w| (w * WEIGHT_SCALE as f32).round() as i32),
+            fixed: FixedWeights::new(&weights),
             extra: weights[EXTRA..].iter().any(|&w| w != 0.0),
             weights,
         }
@@ -314,21 +311,14 @@ impl Evaluator<Draughts> for DraughtsEval {
     fn evaluate(&self, position: &Draughts) -> i32 {
         let mut values = [0i32; FEATURES];
         DraughtsFeatures::fill(position, &mut values, self.extra);
-        // In 64 bits: weights near their bound times large feature values
-        // would overflow 32.
-        let sum: i64 = values
-            .iter()
-            .zip(&self.fixed)
-            .map(|(&v, &w)| i64::from(v) * i64::from(w))
-            .sum();
-        let limit = i64::from(EVAL_LIMIT - 1);
-        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
+        self.fixed.score(&values)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::EVAL_LIMIT;
 
     fn features(text: &str) -> [i32; FEATURES] {
         let position = Draughts::from_text(text).unwrap();
@@ -385,21 +375,7 @@ mod tests {
 
     #[test]
     fn weights_from_outside_must_be_finite_and_bounded() {
-        let mut weights = DEFAULT_WEIGHTS;
-        for bad in [
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            2.0 * plateau_core::MAX_WEIGHT,
-        ] {
-            weights[1] = bad;
-            assert!(
-                DraughtsEval::with_weights(&weights).is_none(),
-                "{bad} accepted"
-            );
-        }
-        weights[1] = -plateau_core::MAX_WEIGHT;
-        assert!(DraughtsEval::with_weights(&weights).is_some());
+        plateau_core::invariants::check_weight_bounds(&DEFAULT_WEIGHTS, DraughtsEval::with_weights);
     }
 
     #[test]

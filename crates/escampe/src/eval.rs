@@ -7,7 +7,7 @@
 use crate::position::Phase;
 use crate::square::{BOTTOM_EDGE, LISERE_MASK, NEIGHBOURS, TOP_EDGE, squares};
 use crate::{Escampe, Move, Square};
-use plateau_core::{EVAL_LIMIT, Evaluator, Features, Game, MoveList, Rng, Side, check_weights};
+use plateau_core::{Evaluator, Features, FixedWeights, Game, MoveList, Rng, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 8] = [
@@ -262,15 +262,12 @@ pub fn placement_book() -> Vec<Move> {
         .collect()
 }
 
-/// Fixed-point scale of the weights used in the hot path.
-const WEIGHT_SCALE: f32 = 64.0;
-
 /// Weights x features, with a placement style.
 #[derive(Clone, Debug)]
 pub struct EscampeEval {
     weights: [f32; FEATURES],
     /// The weights x 64, rounded: the evaluation sums integers.
-    fixed: [i32; FEATURES],
+    fixed: FixedWeights<FEATURES>,
     /// Whether any feature beyond the seed's two has a weight.
     extra: bool,
     /// Whether mobility (the costly one) has a weight.
@@ -281,7 +278,7 @@ pub struct EscampeEval {
 impl EscampeEval {
     pub fn new(weights: [f32; FEATURES], placement: PlacementStyle) -> EscampeEval {
         EscampeEval {
-            fixed: weights.map(|w| (w * WEIGHT_SCALE).round() as i32),
+            fixed: FixedWeights::new(&weights),
             extra: weights[2..].iter().any(|&w| w != 0.0),
             mobility: weights[MOBILITY] != 0.0,
             weights,
@@ -321,15 +318,7 @@ impl Evaluator<Escampe> for EscampeEval {
         }
         let mut values = [0i32; FEATURES];
         EscampeFeatures::fill(position, &mut values, self.extra, self.mobility);
-        // In 64 bits: weights near their bound times large feature values
-        // would overflow 32.
-        let sum: i64 = values
-            .iter()
-            .zip(&self.fixed)
-            .map(|(&v, &w)| i64::from(v) * i64::from(w))
-            .sum();
-        let limit = i64::from(EVAL_LIMIT - 1);
-        (sum / WEIGHT_SCALE as i64).clamp(-limit, limit) as i32
+        self.fixed.score(&values)
     }
 
     fn book_move(&self, position: &Escampe, rng: &mut Rng) -> Option<Move> {
@@ -463,6 +452,7 @@ fn placement_balance(position: &Escampe) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::EVAL_LIMIT;
 
     #[test]
     fn the_seed_formula_is_reproduced() {
@@ -535,21 +525,7 @@ mod tests {
 
     #[test]
     fn weights_from_outside_must_be_finite_and_bounded() {
-        let mut weights = DEFAULT_WEIGHTS;
-        for bad in [
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            2.0 * plateau_core::MAX_WEIGHT,
-        ] {
-            weights[1] = bad;
-            assert!(
-                EscampeEval::with_weights(&weights).is_none(),
-                "{bad} accepted"
-            );
-        }
-        weights[1] = -plateau_core::MAX_WEIGHT;
-        assert!(EscampeEval::with_weights(&weights).is_some());
+        plateau_core::invariants::check_weight_bounds(&DEFAULT_WEIGHTS, EscampeEval::with_weights);
     }
 
     #[test]

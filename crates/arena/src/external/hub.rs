@@ -216,26 +216,9 @@ impl Player for HubEngine {
                 Ok(())
             },
         );
-        match answer {
-            Ok(Some(mv)) if !mv.is_empty() => Ok(mv),
-            Ok(_) => {
-                self.process.abandon();
-                Err(ExternalError::Protocol("`done` without a move".into()).into())
-            }
-            Err(ExternalError::Timeout) => {
-                let _ = self.process.send("stop");
-                self.process.abandon();
-                Err(ExternalError::Protocol(format!(
-                    "no move within {:.1} s",
-                    (deadline - started).as_secs_f64()
-                ))
-                .into())
-            }
-            Err(other) => {
-                self.process.abandon();
-                Err(other.into())
-            }
-        }
+        Ok(self
+            .process
+            .settle_move(answer, "done", "move", deadline - started)?)
     }
 }
 

@@ -140,6 +140,34 @@ impl Process {
         }
     }
 
+    /// What came of waiting for the engine's move: the move, or the error that
+    /// loses the game, the process abandoned since it can no longer be trusted
+    /// (after a timeout it is asked to `stop` first). `reply` names the line
+    /// that carries the move (`bestmove`, `done`), `awaited` what a timeout
+    /// says was missing, `allowed` the time it had.
+    pub fn settle_move(
+        &mut self,
+        answer: Result<Option<String>, ExternalError>,
+        reply: &str,
+        awaited: &str,
+        allowed: Duration,
+    ) -> Result<String, ExternalError> {
+        let error = match answer {
+            Ok(Some(mv)) if !mv.is_empty() => return Ok(mv),
+            Ok(_) => ExternalError::Protocol(format!("`{reply}` without a move")),
+            Err(ExternalError::Timeout) => {
+                let _ = self.send("stop");
+                ExternalError::Protocol(format!(
+                    "no {awaited} within {:.1} s",
+                    allowed.as_secs_f64()
+                ))
+            }
+            Err(other) => other,
+        };
+        self.abandon();
+        Err(error)
+    }
+
     /// Marks the process unusable (it will be killed when dropped).
     pub fn abandon(&mut self) {
         self.dead = true;

@@ -142,23 +142,9 @@ impl Player for UaiEngine {
             },
             |_| Ok(()),
         );
-        match answer {
-            Ok(Some(mv)) => Ok(mv),
-            Ok(None) => {
-                self.process.abandon();
-                Err(ExternalError::Protocol("`bestmove` without a move".into()).into())
-            }
-            Err(ExternalError::Timeout) => {
-                let _ = self.process.send("stop");
-                self.process.abandon();
-                Err(ExternalError::Protocol(format!(
-                    "no bestmove within {:.1} s",
-                    (deadline - started).as_secs_f64()
-                ))
-                .into())
-            }
-            Err(other) => Err(other.into()),
-        }
+        Ok(self
+            .process
+            .settle_move(answer, "bestmove", "bestmove", deadline - started)?)
     }
 }
 
