@@ -110,6 +110,16 @@ impl Move {
         }
     }
 
+    /// The search's move code: every field side by side (cell 7 bits,
+    /// direction 3, size 2, info 6), below 2^18 and exact.
+    #[inline]
+    pub(crate) const fn code(self) -> u32 {
+        self.cell as u32
+            | (self.dir as u32) << 7
+            | (self.len.get() as u32) << 10
+            | (self.info as u32) << 12
+    }
+
     /// The own marbles that move, as a mask.
     #[inline]
     pub fn group(self) -> u128 {

@@ -1,6 +1,6 @@
 use crate::board::{BOARD, Cell, around, cells, shift};
 use crate::{Move, movegen, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
+use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
 
 /// Plies after which a game is stopped and scored as a draw. Abalone has no
 /// draw rule; plateau needs one so that no game can go on forever.
@@ -418,6 +418,50 @@ impl Game for Abalone {
             3 + mv.line().index() * 2 + mv.size() as usize - 2
         };
         (mv.cell().compact() * 6 + mv.direction().index()) * 9 + shape
+    }
+
+    const HAS_NULL_MOVE: bool = true;
+
+    /// Hands the turn over. The repetition memory restarts, as after an
+    /// ejection, so that no position before the null move counts as a
+    /// repetition of one after it; the ply count stays, so that a null move
+    /// never brings the ply limit closer.
+    fn play_null(&mut self) {
+        self.history.push(Saved {
+            marbles: self.marbles,
+            hash: self.hash,
+            repetitions: self.repetitions,
+            reversible: self.reversible,
+        });
+        self.hash ^= zobrist::BLACK_TO_MOVE;
+        self.side = !self.side;
+        self.reversible = 0;
+        self.repetitions = 1;
+    }
+
+    fn undo_null(&mut self) {
+        let saved = self
+            .history
+            .pop()
+            .expect("undo_null called with no null move to take back");
+        self.hash = saved.hash;
+        self.repetitions = saved.repetitions;
+        self.reversible = saved.reversible;
+        self.side = !self.side;
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Move) -> u32 {
+        mv.code()
+    }
+
+    const HAS_STRUCTURE_KEY: bool = true;
+
+    /// The marbles each side has left, and who is to move.
+    fn structure_key(&self) -> u64 {
+        let white = u64::from(self.marbles[Side::White.index()].count_ones());
+        let black = u64::from(self.marbles[Side::Black.index()].count_ones());
+        splitmix64(white | black << 8 | (self.side.index() as u64) << 16).1
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

@@ -398,6 +398,31 @@ impl Game for Ataxx {
         self.board.gain(mv)
     }
 
+    const HAS_NULL_MOVE: bool = true;
+
+    /// The pass of the rules, made where they would not allow it, and counted
+    /// like one: a half-move on the 100-half-move clock (so a null move at 99
+    /// draws), the move number after White's, and a place in the repetition
+    /// history like any ply since the last clone.
+    fn play_null(&mut self) {
+        self.play(Move::Pass);
+    }
+
+    fn undo_null(&mut self) {
+        self.undo(Move::Pass);
+    }
+
+    /// Not with fewer than five empty cells: so near the end, having to
+    /// move is often what decides (zugzwang).
+    fn null_move_is_safe(&self) -> bool {
+        self.board.empty().count_ones() >= 5
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Move) -> u32 {
+        mv.code()
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.check_move(text)
     }

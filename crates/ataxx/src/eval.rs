@@ -40,8 +40,15 @@ pub const SEED_WEIGHTS: [f32; FEATURES] = [100.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 
 /// (one feature at a time, then together, at depths 2-4): the capture in hand
 /// (`threat`) matters most, then few exposed stones and many safe ones. The
 /// remaining features showed no gain at those depths and wait for the tuner.
+///
+/// `tempo` (two stones for the side to move) came with the selective search:
+/// without it, static scores after our move and after theirs differ by the
+/// capture the mover has in hand, and pruning that compares a static score
+/// with a searched bound misjudges every other ply (docs/engine.md: +56 ± 64
+/// Elo on its own at 50 ms a move, and what made null moves, reductions and
+/// futility pay).
 pub const DEFAULT_WEIGHTS: [f32; FEATURES] =
-    [100.0, -10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 80.0, 0.0];
+    [100.0, -10.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 80.0, 200.0];
 
 /// plateau's weights for the virus game, chosen the same way: there mobility
 /// matters most (a side without drops loses the empty cells), then safe stones
@@ -258,7 +265,14 @@ mod tests {
         assert_eq!(features_of("x5o/7/7/7/7/7/o5x x 0 1"), expected);
         let virus = crate::Virus::standard();
         assert_eq!(AtaxxEval::standard_virus().evaluate(&virus), 0);
-        assert_eq!(AtaxxEval::standard().evaluate(&crate::Ataxx::new()), 0);
+        // Ataxx's weights give the side to move its tempo and nothing else.
+        let start = crate::Ataxx::new();
+        assert_eq!(AtaxxEval::standard().evaluate(&start), DEFAULT_WEIGHTS[TEMPO] as i32);
+        let white_to_move = crate::Ataxx::from_text("x5o/7/7/7/7/7/o5x o 0 1").unwrap();
+        assert_eq!(
+            AtaxxEval::standard().evaluate(&white_to_move),
+            AtaxxEval::standard().evaluate(&start)
+        );
         assert_eq!(AtaxxEval::seed().evaluate(&virus), 0);
         let parity = AtaxxEval::with_weights(&[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0]);
         assert_eq!(parity.unwrap().evaluate(&virus), 10);

@@ -26,6 +26,18 @@ impl Move {
             Move::Pass => None,
         }
     }
+
+    /// The search's move code, below 2^18 and exact: a kind (clone 1, jump 2,
+    /// pass 3) above the origin's and the target's packed squares, 8 bits each.
+    #[inline]
+    pub(crate) fn code(self) -> u32 {
+        let packed = |sq: Square| (sq.rank() * 16 + sq.file()) as u32;
+        match self {
+            Move::Clone(to) => 1 << 16 | packed(to),
+            Move::Jump(from, to) => 2 << 16 | packed(from) << 8 | packed(to),
+            Move::Pass => 3 << 16,
+        }
+    }
 }
 
 /// The UAI notation: `b6`, `g1e3`, `0000`.

@@ -259,6 +259,29 @@ impl<B: Bits> Game for VirusGame<B> {
         self.board.gain(mv)
     }
 
+    const HAS_NULL_MOVE: bool = true;
+
+    /// The pass, which the virus game never allows: the board stays and the
+    /// other side drops next.
+    fn play_null(&mut self) {
+        self.play(Move::Pass);
+    }
+
+    fn undo_null(&mut self) {
+        self.undo(Move::Pass);
+    }
+
+    /// Not with fewer than five empty cells: so near the end, having to
+    /// drop is often what decides (zugzwang).
+    fn null_move_is_safe(&self) -> bool {
+        self.board.empty().count() >= 5
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Move) -> u32 {
+        mv.code()
+    }
+
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.check_move(text)
     }

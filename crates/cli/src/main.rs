@@ -59,7 +59,7 @@ enum Command {
     /// Be an Ataxx / virus engine for GUIs: the Universal Ataxx Interface on stdin/stdout.
     ///
     /// For Ataxx GUIs and match runners (cutechess-style tools with a UAI mode).
-    /// Commands: uai, isready, uainewgame, setoption name <Hash|Variant|Level>
+    /// Commands: uai, isready, uainewgame, setoption name <Hash|Threads|Variant|Level>
     /// value <v>, position startpos|fen <fen> [moves ...], go [btime/wtime/binc/winc
     /// ms, movestogo n | movetime ms | depth n | nodes n | infinite], stop, quit.
     /// `setoption name Variant value virus5x5` switches to the virus game (any size

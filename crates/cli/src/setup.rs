@@ -1,10 +1,10 @@
-//! The position options every subcommand shares: which game, from where, after
-//! which moves.
+//! The options subcommands share: which game, from where, after which moves;
+//! how many threads a search uses.
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_core::{AnyGame, play_record};
-use plateau_games::GameSpec;
+use plateau_games::{EngineChoice, GameSpec, MAX_THREADS, available_threads, parse_threads};
 use std::path::PathBuf;
 
 /// Largest save file we agree to read.
@@ -79,4 +79,27 @@ pub fn read_limited(path: &PathBuf) -> Result<String> {
         );
     }
     std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// `--threads N`, for the commands that search one position at a time with
+/// the whole machine: analyze, play and the protocol front-ends.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct ThreadsArg {
+    /// Threads per search (default: every core of this machine); fixed-depth
+    /// results are reproducible only with 1. A `threads=` written in the
+    /// engine (`master,threads=2`) wins over this.
+    #[arg(long, value_name = "N", default_value_t = available_threads(), value_parser = threads_value)]
+    pub threads: usize,
+}
+
+impl ThreadsArg {
+    /// `choice` searching with these threads, unless it names its own.
+    pub fn apply(&self, choice: EngineChoice) -> EngineChoice {
+        choice.or_threads(self.threads)
+    }
+}
+
+/// Reads `--threads`: 1 to [`MAX_THREADS`] (clap names the flag in its error).
+pub fn threads_value(text: &str) -> Result<usize, String> {
+    parse_threads(text).map_err(|_| format!("give a number of threads from 1 to {MAX_THREADS}"))
 }

@@ -306,3 +306,92 @@ fn play_with_engines_on_both_sides() {
     assert!(text.contains("white (medium) plays"), "{text}");
     assert!(text.contains("Game over:"), "{text}");
 }
+
+#[test]
+fn thread_counts_out_of_range_are_refused_naming_the_flag() {
+    for command in [
+        &["analyze", "ataxx"][..],
+        &["play", "ataxx"],
+        &["hub"],
+        &["uai"],
+        &["dxp", "--listen", "0"],
+        &["escampe-client", "--port", "1"],
+        &["bench", "ataxx"],
+    ] {
+        for bad in ["0", "abc", "100000"] {
+            let mut args = command.to_vec();
+            args.extend(["--threads", bad]);
+            let out = plateau(&args);
+            assert!(!out.status.success(), "{args:?} was accepted");
+            let text = stderr(&out);
+            assert!(text.contains("--threads"), "{args:?}: {text}");
+            assert!(
+                text.contains("number of threads from 1 to"),
+                "{args:?}: {text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn analyze_with_two_threads_prints_a_legal_bestmove() {
+    let out = plateau(&["analyze", "ataxx", "--depth", "5", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let best = last_line(&text)
+        .strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("bestmove last: {text}"));
+    let legal = plateau_games::GameSpec::lookup("ataxx", None)
+        .unwrap()
+        .new_game()
+        .legal_moves();
+    assert!(legal.contains(&best.to_string()), "{best}");
+    assert!(text.contains("info depth 5 "), "{text}");
+}
+
+#[test]
+fn bench_with_threads_compares_one_thread_with_n() {
+    let out = plateau(&["bench", "ataxx", "--depth", "4", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("ataxx: "))
+        .unwrap_or_else(|| panic!("a summary line for ataxx: {text}"));
+    for part in [
+        "depth 4",
+        " 1T ",
+        " 2T ",
+        "ratio",
+        "median ratio",
+        "nps 1T",
+        "nps 2T",
+    ] {
+        assert!(summary.contains(part), "{part:?} missing: {summary}");
+    }
+    let positions = stderr(&out)
+        .lines()
+        .filter(|l| l.starts_with("ataxx ") && l.contains(" ratio "))
+        .count();
+    assert!(positions > 0, "{}", stderr(&out));
+    // The one-thread half is the plain bench: its node total is the signature.
+    let plain = plateau(&["bench", "ataxx", "--depth", "4"]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    let first_word = |text: &str| last_line(text).split(' ').next().unwrap().to_string();
+    assert_eq!(first_word(&text), first_word(&stdout(&plain)));
+    assert!(last_line(&text).contains("2 threads: "), "{text}");
+
+    // The comparison sets both counts itself.
+    let out = plateau(&[
+        "bench",
+        "ataxx",
+        "--depth",
+        "2",
+        "--threads",
+        "2",
+        "--engine",
+        "expert,threads=4",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("threads="), "{}", stderr(&out));
+}

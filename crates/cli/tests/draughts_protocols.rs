@@ -20,8 +20,13 @@ struct Hub {
 
 impl Hub {
     fn start(engine: &str) -> Hub {
+        Hub::start_with(&["--engine", engine])
+    }
+
+    fn start_with(args: &[&str]) -> Hub {
         let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-            .args(["hub", "--engine", engine])
+            .arg("hub")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -112,7 +117,12 @@ fn a_hub_session_with_bad_lines_and_a_stopped_analysis() {
         "param name=variant value=normal type=enum values=normal"
     );
     assert!(params[1].starts_with("param name=engine value=master type=enum values=\""));
-    assert_eq!(params.len(), 3);
+    assert!(
+        params[2].starts_with("param name=threads value="),
+        "{params:?}"
+    );
+    assert!(params[3].starts_with("param name=hash value=64 type=int min=0 max="));
+    assert_eq!(params.len(), 5);
     hub.send("init");
     assert_eq!(hub.next(), "ready");
 
@@ -239,6 +249,101 @@ fn hub_levels_pondering_and_the_end_of_input() {
     assert_eq!(hub.until("pong").len(), 1);
     // The end of the input ends the engine.
     hub.stdin = None;
+    assert!(hub.exit_status().success());
+}
+
+#[test]
+fn hub_threads_and_hash_params() {
+    let mut hub = Hub::start_with(&["--engine", "strong", "--threads", "3"]);
+    hub.send("hub");
+    let params = hub.until("wait");
+    assert!(
+        params.contains(&format!(
+            "param name=threads value=3 type=int min=1 max={}",
+            plateau_games::MAX_THREADS
+        )),
+        "{params:#?}"
+    );
+    let hash = params
+        .iter()
+        .find(|l| l.starts_with("param name=hash "))
+        .unwrap();
+    assert_eq!(field(hash, "type").as_deref(), Some("int"), "{hash}");
+    assert_eq!(field(hash, "min").as_deref(), Some("0"), "{hash}");
+
+    // Bad values: an error naming the value, and nothing changes.
+    for (line, expected) in [
+        (
+            "set-param name=threads value=0",
+            "threads=0: give a number of threads",
+        ),
+        ("set-param name=threads value=many", "threads=many:"),
+        ("set-param name=hash value=-1", "hash=-1: give a table size"),
+        ("set-param name=hash value=999999", "hash=999999:"),
+        ("set-param name=cores value=2", "unknown parameter"),
+    ] {
+        hub.send(line);
+        let answer = hub.next();
+        assert!(
+            answer.starts_with(&format!("error message=\"{expected}")),
+            "{line:?} -> {answer:?}"
+        );
+    }
+    hub.send("hub");
+    assert_eq!(
+        hub.until("wait"),
+        params,
+        "the refused values changed nothing"
+    );
+
+    // Good values are silent, announced afterwards, and kept by a new engine.
+    hub.send("set-param name=threads value=2");
+    hub.send("set-param name=hash value=32");
+    hub.send("set-param name=engine value=expert");
+    hub.send("hub");
+    let params = hub.until("wait");
+    assert!(
+        params[2].starts_with("param name=engine value=expert "),
+        "{params:#?}"
+    );
+    assert!(
+        params[3].starts_with("param name=threads value=2 "),
+        "{params:#?}"
+    );
+    assert!(
+        params[4].starts_with("param name=hash value=32 "),
+        "{params:#?}"
+    );
+    hub.send("init");
+    assert_eq!(hub.next(), "ready");
+    hub.send(&format!("pos pos={START} moves=\"32-28 19-23\""));
+    hub.send("level depth=6");
+    hub.send("go think");
+    let lines = hub.until("done");
+    assert!(
+        lines.last().unwrap().starts_with("done move=28x19x23"),
+        "{lines:#?}"
+    );
+
+    // A change during a search is refused, like the engine's (master: the
+    // other levels' depth caps would end an infinite analysis by themselves).
+    hub.send("set-param name=engine value=master");
+    hub.send(&format!("pos pos={START}"));
+    hub.send("level infinite");
+    hub.send("go analyze");
+    hub.until("info");
+    hub.send("set-param name=threads value=1");
+    let refused = hub.until("error");
+    assert!(
+        refused
+            .last()
+            .unwrap()
+            .contains("threads cannot change during a search"),
+        "{refused:#?}"
+    );
+    hub.send("stop");
+    hub.until("done");
+    hub.send("quit");
     assert!(hub.exit_status().success());
 }
 

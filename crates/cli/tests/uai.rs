@@ -195,3 +195,33 @@ fn clock_fields_for_the_other_side_only_play_at_the_level() {
     engine.send("quit");
     assert!(engine.child.wait().expect("exits").success());
 }
+
+#[test]
+fn the_threads_option_starts_at_the_flag_and_the_engine_text_wins() {
+    for (args, default) in [
+        (&["--engine", "strong", "--threads", "3"][..], 3),
+        (&["--engine", "strong,threads=2", "--threads", "3"], 2),
+    ] {
+        let mut engine = Engine::start(args);
+        engine.send("uai");
+        let hello = engine.until(|l| l == "uaiok");
+        let threads = format!("option name Threads type spin default {default} min 1 max ");
+        assert!(
+            hello.iter().any(|l| l.starts_with(&threads)),
+            "{args:?}: {hello:?}"
+        );
+        engine.send("setoption name Threads value 2");
+        engine.send("setoption name Threads value 0");
+        let reply = engine.until(|_| true);
+        assert!(
+            reply[0].starts_with("info string error: Threads: \"0\""),
+            "{reply:?}"
+        );
+        engine.send("position startpos moves g2");
+        engine.send("go depth 4");
+        let (_, best) = engine.bestmove();
+        assert!(legal("ataxx", "g2").contains(&best), "{best} after g2");
+        engine.send("quit");
+        assert!(engine.child.wait().expect("exits").success());
+    }
+}

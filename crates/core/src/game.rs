@@ -87,6 +87,58 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         0
     }
 
+    /// Whether the search may pass the turn with [`Game::play_null`] to test
+    /// whether a position is so good that even a free move for the opponent
+    /// does not save it (null-move pruning). Games where having to move is
+    /// often a disadvantage in itself (zugzwang) say how rare that is through
+    /// [`Game::null_move_is_safe`].
+    const HAS_NULL_MOVE: bool = false;
+
+    /// Hands the turn to the other side without moving: the search's null move,
+    /// never a move of the rules. The hash changes exactly as for a move that
+    /// changes nothing but the side to move; [`Game::undo_null`] takes it back.
+    /// Only called when [`Game::HAS_NULL_MOVE`] and the game is not over.
+    fn play_null(&mut self) {}
+
+    /// Takes back [`Game::play_null`], which must be the last thing played.
+    fn undo_null(&mut self) {}
+
+    /// Whether a null move is a fair test here: `false` where zugzwang is
+    /// likely (draughts endings with few pieces), so that the search does not
+    /// prune a position only the obligation to move would lose.
+    fn null_move_is_safe(&self) -> bool {
+        true
+    }
+
+    /// Whether the static evaluation misleads here because the side to move
+    /// must make a noisy move (a compulsory capture in draughts). The search
+    /// skips its static forward pruning in such positions, as chess engines do
+    /// in check.
+    fn noisy_is_forced(&self) -> bool {
+        false
+    }
+
+    /// A code of the move below 2^24, different for the different legal moves
+    /// of one position: how the shared transposition table, whose entries are
+    /// single machine words, remembers a best move. The default hashes the
+    /// move; games override it with an exact, cheaper encoding.
+    fn move_code(&self, mv: Self::Move) -> u32 {
+        let mut hasher = MoveHasher(0);
+        mv.hash(&mut hasher);
+        (crate::splitmix64(hasher.0).1 >> 40) as u32
+    }
+
+    /// Whether [`Game::structure_key`] is worth asking: then the search
+    /// learns, per structure, how far its static evaluation tends to be from
+    /// the searched score and corrects it (correction history).
+    const HAS_STRUCTURE_KEY: bool = false;
+
+    /// A hash of the slowly changing part of the position (draughts: where the
+    /// men stand), shared by many positions whose evaluations err alike.
+    fn structure_key(&self) -> u64 {
+        0
+    }
+
     /// Reads a move and checks that it is legal here; the error says why not.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
 
@@ -115,6 +167,22 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
     /// standard record format (PDN for draughts) override it.
     fn write_record(start: &Self, moves: &[String], result: Option<Verdict<'_>>) -> String {
         numbered_record(&start.to_text(), moves, result)
+    }
+}
+
+/// Folds a move's `Hash` bytes into one word for [`Game::move_code`]; no
+/// allocation, no randomness, the same on every run.
+struct MoveHasher(u64);
+
+impl std::hash::Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
     }
 }
 

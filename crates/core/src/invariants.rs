@@ -22,7 +22,11 @@ pub struct PlayoutReport {
 /// - legal moves are distinct, their count agrees with `count_legal_moves`, and
 ///   the list is empty exactly when the game is over;
 /// - every move's notation parses back to the same move;
-/// - play then undo restores the position (equality and hash).
+/// - play then undo restores the position (equality and hash);
+/// - the move codes are below 2^24 and distinct;
+/// - where the search may pass ([`Game::HAS_NULL_MOVE`], game on,
+///   [`Game::null_move_is_safe`]): the null move hands the turn over with a
+///   consistent hash and a usable position, and `undo_null` restores it.
 ///
 /// Panics with a description of the first violation.
 pub fn check_random_playouts<G: Game + PartialEq>(
@@ -140,6 +144,72 @@ pub fn check_position<G: Game + PartialEq>(
         assert_eq!(probe.hash(), game.hash(), "hash after undo of {notation}");
         report.moves_checked += 1;
     }
+
+    let mut codes = HashSet::new();
+    for &mv in list.iter() {
+        let code = game.move_code(mv);
+        assert!(code < 1 << 24, "move code {code:#x} of {mv:?} in {text}");
+        assert!(
+            codes.insert(code),
+            "two moves share code {code:#x} in {text}"
+        );
+    }
+
+    if G::HAS_NULL_MOVE && !list.is_empty() && game.null_move_is_safe() {
+        check_null_move(game, &text, &mut probe, list, scratch);
+    }
+}
+
+/// The null-move checks of [`check_position`]: `probe` equals `game` (whose
+/// text is `text` and legal moves `list`), and equals it again afterwards.
+fn check_null_move<G: Game + PartialEq>(
+    game: &G,
+    text: &str,
+    probe: &mut G,
+    list: &MoveList<G::Move>,
+    scratch: &mut MoveList<G::Move>,
+) {
+    probe.play_null();
+    let passed = probe.hash();
+    assert_eq!(
+        passed,
+        probe.compute_hash(),
+        "hash after the null move from {text}"
+    );
+    assert_eq!(
+        probe.side_to_move(),
+        !game.side_to_move(),
+        "the null move from {text} keeps the side to move"
+    );
+    probe.legal_moves(scratch);
+    assert_eq!(
+        scratch.is_empty(),
+        probe.outcome().is_some(),
+        "after the null move from {text}, legal moves must be empty exactly when the game is over"
+    );
+    for &mv in scratch.iter() {
+        probe.play(mv);
+        assert_eq!(
+            probe.hash(),
+            probe.compute_hash(),
+            "hash after the null move then {mv:?} from {text}"
+        );
+        probe.undo(mv);
+        assert_eq!(probe.hash(), passed, "undo of {mv:?} after the null move");
+    }
+    probe.undo_null();
+    assert_eq!(probe.to_text(), text, "undo_null does not restore {text}");
+    assert_eq!(
+        probe.hash(),
+        game.hash(),
+        "hash after undo_null from {text}"
+    );
+    assert!(*probe == *game, "undo_null does not restore {text} exactly");
+    probe.legal_moves(scratch);
+    assert!(
+        *scratch == *list,
+        "legal moves after undo_null differ in {text}"
+    );
 }
 
 /// Checks that an evaluation built from outside weights (`build`, e.g. a

@@ -1,5 +1,6 @@
 use crate::Square;
 use crate::square::{from_dense, squares};
+use plateau_core::splitmix64;
 use std::fmt;
 use std::num::NonZeroU64;
 
@@ -84,6 +85,17 @@ impl Move {
     /// How many pieces the move takes.
     pub fn capture_count(self) -> u32 {
         self.captured_dense().count_ones()
+    }
+
+    /// The search's move code, below 2^24: the start's and the end's board
+    /// bits (6 bits each), and above them 12 bits of a hash of the captured
+    /// set. Only captures with the same start and end can share a code, when
+    /// they take different pieces and their hashes meet (one pair in 4096):
+    /// distinct in practice, not by construction.
+    #[inline]
+    pub(crate) fn code(self) -> u32 {
+        let ends = self.start_bit() | self.end_bit() << 6;
+        ends | ((splitmix64(self.captured_dense()).1 >> 52) as u32) << 12
     }
 
     /// The Hub/DXP form: start, end, then every captured square (`28x19x23`), or

@@ -1,7 +1,7 @@
 use crate::moves::Move;
 use crate::square::{BOARD, PROMOTION, bits, from_dense, row_mask};
 use crate::{Square, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
+use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
 
 /// Plies of king moves without capture (25 moves by each side) after which the
 /// game is drawn (FMJD 6.3).
@@ -544,6 +544,64 @@ impl Game for Draughts {
         } else {
             true
         }
+    }
+
+    const HAS_NULL_MOVE: bool = true;
+
+    /// Hands the turn over, recorded in the history as a move from bit 0 to
+    /// itself, which no rule makes. The king-move count restarts, as after a
+    /// man move: no 25-move draw comes of the null move, and the repetition
+    /// rule never looks back across it (positions before it had the other
+    /// side to move at the same distance). The count of a "pieces against a
+    /// lone king" ending stays: the null move is no ply of it.
+    fn play_null(&mut self) {
+        let before = self.s;
+        self.history.push(Record {
+            state: before,
+            mv: Move::from_bits(0, 0, 0),
+        });
+        self.s.hash ^= zobrist::BLACK_TO_MOVE;
+        self.s.side = !before.side;
+        self.s.reversible = 0;
+    }
+
+    fn undo_null(&mut self) {
+        let record = self
+            .history
+            .pop()
+            .expect("undo_null called with no null move to take back");
+        self.s = record.state;
+    }
+
+    /// Not in the endings where zugzwang is common: when the side to move has
+    /// four pieces or fewer, or when it alone has kings.
+    fn null_move_is_safe(&self) -> bool {
+        let us = self.s.side.index();
+        let own_kings = self.s.pieces[us] & self.s.kings;
+        let their_kings = self.s.pieces[1 - us] & self.s.kings;
+        !at_most_four(self.s.pieces[us]) && (own_kings == 0 || their_kings != 0)
+    }
+
+    /// Captures are compulsory: when one exists the side to move must take,
+    /// which the static evaluation does not see.
+    #[inline]
+    fn noisy_is_forced(&self) -> bool {
+        self.s.draw == 0 && self.has_capture()
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Move) -> u32 {
+        mv.code()
+    }
+
+    const HAS_STRUCTURE_KEY: bool = true;
+
+    /// Where the men of both sides stand, and who is to move; the kings,
+    /// which roam, are left out. The side goes in bit 63, which no square uses.
+    fn structure_key(&self) -> u64 {
+        let white = splitmix64(self.men(Side::White)).1;
+        let side = (self.s.side.index() as u64) << 63;
+        splitmix64(white ^ self.men(Side::Black) ^ side).1
     }
 
     const MOVE_KEYS: usize = 50 * 50;

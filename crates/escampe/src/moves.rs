@@ -1,5 +1,6 @@
 use crate::Square;
-use crate::square::squares;
+use crate::square::{BOTTOM_EDGE, TOP_EDGE, squares};
+use plateau_core::splitmix64;
 use std::fmt;
 
 /// An Escampe move: a placement of six pieces, a step of one piece, or a pass.
@@ -23,6 +24,30 @@ impl Move {
         match *self {
             Move::Place { unicorn, paladins } => paladins | unicorn.bit(),
             _ => 0,
+        }
+    }
+
+    /// The search's move code, below 2^24 and exact: a step is
+    /// `from * 36 + to`, the pass 1296, and a placement sets bit 23 above its
+    /// edge (bit 16), the unicorn's place in the edge's twelve squares (bits
+    /// 12-15) and the six squares (bits 0-11). A placement off the two edges,
+    /// which the rules never allow, gets a hash instead.
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Move::Step { from, to } => (from.index() * 36 + to.index()) as u32,
+            Move::Pass => 36 * 36,
+            Move::Place { unicorn, paladins } => {
+                let all = paladins | unicorn.bit();
+                let (top, shift) = if all & !BOTTOM_EDGE == 0 {
+                    (0, 0)
+                } else if all & !TOP_EDGE == 0 {
+                    (1, 24)
+                } else {
+                    let mixed = splitmix64(paladins ^ (unicorn.index() as u64) << 58).1;
+                    return (mixed >> 40) as u32;
+                };
+                1 << 23 | top << 16 | (unicorn.index() as u32 - shift) << 12 | (all >> shift) as u32
+            }
         }
     }
 }

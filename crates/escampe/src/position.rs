@@ -1,7 +1,7 @@
 use crate::moves::Move;
 use crate::square::{BOTTOM_EDGE, LISERE_MASK, TOP_EDGE, squares};
 use crate::{Square, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
+use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
 
 /// Plies after which a game is stopped and scored as a draw. The arbiter has no
 /// draw rule; plateau needs one so that no game can loop forever.
@@ -440,6 +440,53 @@ impl Game for Escampe {
             Move::Pass => 36 * 36,
             Move::Place { .. } => 36 * 36 + 1,
         }
+    }
+
+    const HAS_NULL_MOVE: bool = true;
+
+    /// The pass `E` of the search: the side to move changes and the opponent
+    /// may move any piece, as after a forced pass. The ply count stays, so that
+    /// a null move never brings the ply limit closer. Only called while pieces
+    /// move: a placement cannot be skipped (see [`Game::null_move_is_safe`]).
+    fn play_null(&mut self) {
+        debug_assert_eq!(self.phase(), Phase::Play, "no null move while placing");
+        self.undo_stack
+            .push(self.constraint | ((self.side.index() as u8) << 2));
+        self.hash ^=
+            zobrist::constraint(self.constraint) ^ zobrist::constraint(0) ^ zobrist::BLACK_TO_MOVE;
+        self.constraint = 0;
+        self.side = !self.side;
+    }
+
+    fn undo_null(&mut self) {
+        let saved = self
+            .undo_stack
+            .pop()
+            .expect("undo_null called with no null move to take back");
+        self.constraint = saved & 3;
+        self.hash ^=
+            zobrist::constraint(0) ^ zobrist::constraint(self.constraint) ^ zobrist::BLACK_TO_MOVE;
+        self.side = !self.side;
+    }
+
+    /// Never during the placements, where passing is meaningless.
+    fn null_move_is_safe(&self) -> bool {
+        self.phase() == Phase::Play
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Move) -> u32 {
+        mv.code()
+    }
+
+    const HAS_STRUCTURE_KEY: bool = true;
+
+    /// Where the two unicorns stand, and who is to move: the evaluation's
+    /// main terms are distances to the unicorns.
+    fn structure_key(&self) -> u64 {
+        let white = u64::from(self.unicorns[Side::White.index()].trailing_zeros());
+        let black = u64::from(self.unicorns[Side::Black.index()].trailing_zeros());
+        splitmix64(white | black << 8 | (self.side.index() as u64) << 16).1
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

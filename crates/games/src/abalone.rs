@@ -3,11 +3,15 @@
 use crate::{GameInfo, GameSpec, Tuning, VariantInfo, engine, erase};
 use plateau_abalone::{Abalone, AbaloneEval, Layout};
 use plateau_core::Game;
+use plateau_search::Options;
 
 /// The layout a spec names (the default, `standard`, for anything unknown).
 fn layout(spec: &GameSpec) -> Layout {
     Layout::from_name(spec.variant).unwrap_or(Layout::Standard)
 }
+
+/// What Abalone keeps of the selective search: everything, for now.
+fn search(_options: &mut Options) {}
 
 pub(crate) static INFO: GameInfo = GameInfo {
     name: "abalone",
@@ -46,14 +50,25 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_text: |spec, text| Ok(erase(spec, Abalone::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Abalone::from_file(text)?)),
     engine: |_, profile, seed| {
-        engine::build(profile, seed, AbaloneEval::standard, AbaloneEval::seed)
+        engine::build(
+            profile,
+            seed,
+            AbaloneEval::standard,
+            AbaloneEval::seed,
+            search,
+        )
     },
     tuning: Tuning {
         features: &plateau_abalone::eval::FEATURE_NAMES,
         seed_weights: &plateau_abalone::eval::SEED_WEIGHTS,
         default_weights: &plateau_abalone::eval::DEFAULT_WEIGHTS,
         engine: |_, weights, profile, seed| {
-            engine::weighted::<Abalone, _>(profile, seed, AbaloneEval::with_weights(weights))
+            engine::weighted::<Abalone, _>(
+                profile,
+                seed,
+                AbaloneEval::with_weights(weights),
+                search,
+            )
         },
     },
     solve: None,

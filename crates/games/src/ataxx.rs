@@ -1,13 +1,13 @@
 //! The Ataxx family in the registry: the virus game (clone-only, one variant per
 //! board size) and full Ataxx.
 
-use crate::engine::{AnyEngine, Profile, Tweaks};
+use crate::engine::{AnyEngine, Profile};
 use crate::virus_endgame::VirusEndgame;
 use crate::{GameInfo, GameSpec, SolveOptions, SolveReport, Tuning, VariantInfo, engine, erase};
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
-use plateau_search::Level;
+use plateau_search::{Level, Options};
 
 /// The board side a virus variant names (`"5x5"` -> 5).
 fn virus_size(spec: &GameSpec) -> usize {
@@ -51,22 +51,37 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
     }
 }
 
-/// What the Ataxx family changes in the common engine. No late-move
-/// reductions: nearly every move turns stones, so none is "quiet", and
-/// reducing the late ones hid winning moves (at 100 ms a move against the
-/// seed profile, 60 games each: virus 57% with them, 72% without; Ataxx 58%
-/// with them over 61 games, 78% without over 44). And for the two strongest
-/// levels of the virus game, the exact solver once few cells are empty
-/// (boards up to 8x8; not for engines on weight files).
+/// What full Ataxx keeps of the selective search (docs/engine.md has the
+/// measurements). One move there turns several stones, so the pruning
+/// margins are five times the defaults; killer moves are off, as they put a
+/// sibling's refutation ahead of the moves that turn the most stones.
+fn ataxx_search(options: &mut Options) {
+    options.margin_percent = 500;
+    options.killers = false;
+}
+
+/// What the virus game keeps: the search as it was before selective search,
+/// without late-move reductions, until its own measurements are made. Nearly
+/// every move turns stones, so none is "quiet", and reducing the late ones
+/// hid winning moves (at 100 ms a move against the seed profile, 60 games
+/// each: 57% with them, 72% without).
+fn virus_search(options: &mut Options) {
+    *options = Options {
+        reductions: false,
+        ..options.without_selectivity()
+    };
+}
+
+/// For the two strongest levels of the virus game, the exact solver once few
+/// cells are empty (boards up to 8x8; not for engines on weight files).
 fn family_engine(
     profile: Profile,
-    mut engine: Box<dyn AnyEngine>,
+    engine: Box<dyn AnyEngine>,
     with_solver: bool,
 ) -> Box<dyn AnyEngine> {
     let Profile::Level(level) = profile else {
         return engine;
     };
-    engine.tweak(&Tweaks::switched("lmr", false));
     if with_solver && matches!(level, Level::Expert | Level::Master) {
         VirusEndgame::boxed(engine)
     } else {
@@ -173,6 +188,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
                 seed,
                 AtaxxEval::standard_virus,
                 AtaxxEval::seed,
+                virus_search,
             );
             family_engine(profile, engine, false)
         } else {
@@ -181,6 +197,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
                 seed,
                 AtaxxEval::standard_virus,
                 AtaxxEval::seed,
+                virus_search,
             );
             family_engine(profile, engine, true)
         }
@@ -192,12 +209,12 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
         engine: |spec, weights, profile, seed| {
             let evaluator = AtaxxEval::with_weights(weights);
             if is_wide(spec) {
-                engine::weighted::<VirusWide, _>(profile, seed, evaluator)
+                engine::weighted::<VirusWide, _>(profile, seed, evaluator, virus_search)
                     .map(|engine| family_engine(profile, engine, false))
             } else {
                 // No solver: weight files are compared on what the evaluation
                 // decides, and the tuner's games must not be settled by it.
-                engine::weighted::<Virus, _>(profile, seed, evaluator)
+                engine::weighted::<Virus, _>(profile, seed, evaluator, virus_search)
                     .map(|engine| family_engine(profile, engine, false))
             }
         },
@@ -234,6 +251,7 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
             seed,
             AtaxxEval::standard,
             AtaxxEval::seed,
+            ataxx_search,
         );
         family_engine(profile, engine, false)
     },
@@ -242,8 +260,13 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
         seed_weights: &plateau_ataxx::eval::SEED_WEIGHTS,
         default_weights: &plateau_ataxx::eval::DEFAULT_WEIGHTS,
         engine: |_, weights, profile, seed| {
-            engine::weighted::<Ataxx, _>(profile, seed, AtaxxEval::with_weights(weights))
-                .map(|engine| family_engine(profile, engine, false))
+            engine::weighted::<Ataxx, _>(
+                profile,
+                seed,
+                AtaxxEval::with_weights(weights),
+                ataxx_search,
+            )
+            .map(|engine| family_engine(profile, engine, false))
         },
     },
     solve: None,

@@ -3,6 +3,14 @@
 use crate::{GameInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
+use plateau_search::Options;
+
+/// What draughts keeps of the selective search (docs/engine.md has the
+/// measurements): everything but null moves, which zugzwang and the
+/// obligation to move make unreliable even in the middle game.
+fn search(options: &mut Options) {
+    options.null_move = false;
+}
 
 pub(crate) static INFO: GameInfo = GameInfo {
     name: "draughts",
@@ -29,14 +37,25 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_text: |spec, text| Ok(erase(spec, Draughts::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Draughts::from_file(text)?)),
     engine: |_, profile, seed| {
-        engine::build(profile, seed, DraughtsEval::standard, DraughtsEval::seed)
+        engine::build(
+            profile,
+            seed,
+            DraughtsEval::standard,
+            DraughtsEval::seed,
+            search,
+        )
     },
     tuning: Tuning {
         features: &plateau_draughts::eval::FEATURE_NAMES,
         seed_weights: &plateau_draughts::eval::SEED_WEIGHTS,
         default_weights: &plateau_draughts::eval::DEFAULT_WEIGHTS,
         engine: |_, weights, profile, seed| {
-            engine::weighted::<Draughts, _>(profile, seed, DraughtsEval::with_weights(weights))
+            engine::weighted::<Draughts, _>(
+                profile,
+                seed,
+                DraughtsEval::with_weights(weights),
+                search,
+            )
         },
     },
     solve: None,

@@ -66,11 +66,20 @@ impl fmt::Display for Profile {
 }
 
 /// Adjustments to a profile's engine options, written after the profile name:
-/// `master,time=seed,hash=128` (the seed's clock policy and a 128 MB table).
+/// `master,time=seed,hash=128,threads=2` (the seed's clock policy, a 128 MB
+/// table, two threads), or a search part switched on or off (`nmp=off`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tweaks {
     pub time_policy: Option<TimePolicy>,
     pub table_mb: Option<usize>,
+    pub threads: Option<usize>,
+    /// Late move reduction table: `lmr-base` and `lmr-div`, in hundredths.
+    pub lmr_base: Option<u16>,
+    pub lmr_divisor: Option<u16>,
+    /// Pruning margins in percent of the defaults: `margins`.
+    pub margin_percent: Option<u16>,
+    /// Late move pruning's move counts in percent of the defaults: `lmp-moves`.
+    pub late_move_percent: Option<u16>,
     /// Search parts switched on or off (`lmr=off`), in [`SWITCHES`] order:
     /// for measuring what each part brings to a game.
     pub switches: [Option<bool>; SWITCHES.len()],
@@ -79,26 +88,260 @@ pub struct Tweaks {
 impl Tweaks {
     /// One search part switched on or off (`name` from [`SWITCHES`]).
     pub fn switched(name: &str, on: bool) -> Tweaks {
-        let mut tweaks = Tweaks::default();
-        let index = SWITCHES.iter().position(|&s| s == name);
+        Tweaks::default().with_switch(name, on)
+    }
+
+    /// These tweaks and one search part switched on or off.
+    pub fn with_switch(mut self, name: &str, on: bool) -> Tweaks {
+        let index = SWITCHES.iter().position(|&(s, _)| s == name);
         debug_assert!(index.is_some(), "no search part is called {name:?}");
         if let Some(index) = index {
-            tweaks.switches[index] = Some(on);
+            self.switches[index] = Some(on);
         }
-        tweaks
+        self
+    }
+
+    /// Parses `threads=2,nmp=off` (what follows a profile name), on top of `self`.
+    pub fn parse_onto(mut self, text: &str) -> Result<Tweaks, String> {
+        for part in text.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                format!(
+                    "{part:?}: expected key=value (time=seed|adaptive, hash=MB, threads=N, nmp=off...)"
+                )
+            })?;
+            let value = value.trim();
+            match key.trim() {
+                "time" => {
+                    self.time_policy = Some(match value {
+                        "seed" => TimePolicy::Seed,
+                        "adaptive" => TimePolicy::Adaptive,
+                        other => return Err(format!("time={other}: choose seed or adaptive")),
+                    })
+                }
+                "hash" => {
+                    let mb: usize = value
+                        .parse()
+                        .map_err(|_| format!("hash={value}: a size in MB"))?;
+                    if mb > MAX_TABLE_MB {
+                        return Err(format!("hash={mb}: at most {MAX_TABLE_MB} MB"));
+                    }
+                    self.table_mb = Some(mb);
+                }
+                "threads" => self.threads = Some(parse_threads(value)?),
+                "selective" => {
+                    let on = match value {
+                        "on" => true,
+                        "off" => false,
+                        other => return Err(format!("selective={other}: choose on or off")),
+                    };
+                    for name in SELECTIVE {
+                        self = self.with_switch(name, on);
+                    }
+                }
+                "margins" => {
+                    self.margin_percent = Some(
+                        value
+                            .parse::<u16>()
+                            .ok()
+                            .filter(|v| (1..=10_000).contains(v))
+                            .ok_or_else(|| {
+                                format!("margins={value}: a percentage from 1 to 10000")
+                            })?,
+                    )
+                }
+                "lmp-moves" => {
+                    self.late_move_percent = Some(
+                        value
+                            .parse::<u16>()
+                            .ok()
+                            .filter(|v| (1..=10_000).contains(v))
+                            .ok_or_else(|| {
+                                format!("lmp-moves={value}: a percentage from 1 to 10000")
+                            })?,
+                    )
+                }
+                "lmr-base" => self.lmr_base = Some(parse_hundredths("lmr-base", value)?),
+                "lmr-div" => {
+                    let divisor = parse_hundredths("lmr-div", value)?;
+                    if divisor == 0 {
+                        return Err("lmr-div=0: the divisor must be positive".to_string());
+                    }
+                    self.lmr_divisor = Some(divisor);
+                }
+                name => {
+                    let Some(index) = SWITCHES.iter().position(|&(s, _)| s == name) else {
+                        return Err(format!(
+                            "unknown engine option {name:?}: time, hash, threads, lmr-base, \
+                             lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
+                            SWITCHES.map(|(s, _)| s).join(", ")
+                        ));
+                    };
+                    self.switches[index] = Some(match value {
+                        "on" => true,
+                        "off" => false,
+                        other => return Err(format!("{name}={other}: choose on or off")),
+                    });
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// Applies the tweaks to engine options.
+    pub fn apply(&self, options: &mut Options) {
+        if let Some(policy) = self.time_policy {
+            options.time_policy = policy;
+        }
+        if let Some(mb) = self.table_mb {
+            options.table_mb = mb;
+        }
+        if let Some(threads) = self.threads {
+            options.threads = threads;
+        }
+        if let Some(base) = self.lmr_base {
+            options.lmr_base = base;
+        }
+        if let Some(divisor) = self.lmr_divisor {
+            options.lmr_divisor = divisor;
+        }
+        if let Some(percent) = self.margin_percent {
+            options.margin_percent = percent;
+        }
+        if let Some(percent) = self.late_move_percent {
+            options.late_move_percent = percent;
+        }
+        for (index, value) in self.switches.iter().enumerate() {
+            if let Some(on) = *value {
+                *switch(options, index) = on;
+            }
+        }
+    }
+
+    /// `,time=seed,hash=128,nmp=off`: the tweaks as written after a profile name.
+    pub fn suffix(&self) -> String {
+        let mut text = String::new();
+        if let Some(policy) = self.time_policy {
+            text += match policy {
+                TimePolicy::Seed => ",time=seed",
+                TimePolicy::Adaptive => ",time=adaptive",
+            };
+        }
+        if let Some(mb) = self.table_mb {
+            text += &format!(",hash={mb}");
+        }
+        if let Some(threads) = self.threads {
+            text += &format!(",threads={threads}");
+        }
+        if let Some(base) = self.lmr_base {
+            text += &format!(",lmr-base={base}");
+        }
+        if let Some(divisor) = self.lmr_divisor {
+            text += &format!(",lmr-div={divisor}");
+        }
+        if let Some(percent) = self.margin_percent {
+            text += &format!(",margins={percent}");
+        }
+        if let Some(percent) = self.late_move_percent {
+            text += &format!(",lmp-moves={percent}");
+        }
+        // All the selective parts switched alike read as one `selective=`.
+        let selective = |name: &str| SELECTIVE.contains(&name);
+        let together = SWITCHES
+            .iter()
+            .zip(self.switches)
+            .filter(|((name, _), _)| selective(name))
+            .map(|(_, value)| value)
+            .reduce(|a, b| if a == b { a } else { None })
+            .flatten();
+        if let Some(on) = together {
+            text += if on {
+                ",selective=on"
+            } else {
+                ",selective=off"
+            };
+        }
+        for ((switch, _), value) in SWITCHES.iter().zip(self.switches) {
+            if let Some(on) = value
+                && !(together.is_some() && selective(switch))
+            {
+                text += &format!(",{switch}={}", if on { "on" } else { "off" });
+            }
+        }
+        text
     }
 }
 
-/// The search parts a tweak can switch: `name=on|off`.
-pub const SWITCHES: [&str; 8] = [
-    "pvs",
-    "killers",
-    "history",
-    "quiescence",
-    "lmr",
-    "aspiration",
-    "extension",
-    "early-stop",
+/// The largest table an engine option may ask for.
+pub const MAX_TABLE_MB: usize = 65_536;
+/// The most threads an engine option may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// Reads a thread count: 1 to [`MAX_THREADS`].
+pub fn parse_threads(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "threads={value}: a number of threads from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
+fn parse_hundredths(name: &str, value: &str) -> Result<u16, String> {
+    value
+        .parse::<u16>()
+        .ok()
+        .filter(|&v| v <= 1000)
+        .ok_or_else(|| format!("{name}={value}: a number of hundredths from 0 to 1000"))
+}
+
+/// The cores of this machine: the thread count of interactive analysis and
+/// protocol engines unless told otherwise.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The search parts a tweak can switch (`name=on|off`), with what each is.
+pub const SWITCHES: [(&str, &str); 20] = [
+    ("pvs", "principal variation search"),
+    ("killers", "killer moves"),
+    ("history", "history heuristic"),
+    ("quiescence", "quiescence search"),
+    ("lmr", "late move reductions"),
+    ("aspiration", "aspiration windows"),
+    ("extension", "single-reply extension"),
+    ("early-stop", "stop deepening on settled or forced results"),
+    ("nmp", "null-move pruning"),
+    ("rfp", "reverse futility pruning"),
+    ("futility", "futility pruning"),
+    ("lmp", "late move pruning"),
+    ("probcut", "ProbCut"),
+    ("razoring", "razoring"),
+    ("singular", "singular extensions"),
+    ("improving", "the improving flag"),
+    ("conthist", "counter-moves and continuation history"),
+    ("caphist", "history of noisy moves"),
+    ("corrhist", "correction history of the static evaluation"),
+    (
+        "lmr-table",
+        "logarithmic reduction table (off: one or two plies)",
+    ),
+];
+
+/// The selective parts, switched together by `selective=on|off`: off gives
+/// the engine as it was before them (PVS with one- or two-ply reductions).
+pub const SELECTIVE: [&str; 12] = [
+    "nmp",
+    "rfp",
+    "futility",
+    "lmp",
+    "probcut",
+    "razoring",
+    "singular",
+    "improving",
+    "conthist",
+    "caphist",
+    "corrhist",
+    "lmr-table",
 ];
 
 /// The engine option a switch sets.
@@ -111,7 +354,19 @@ fn switch(options: &mut Options, index: usize) -> &mut bool {
         4 => &mut options.reductions,
         5 => &mut options.aspiration,
         6 => &mut options.single_reply_extension,
-        _ => &mut options.early_stop,
+        7 => &mut options.early_stop,
+        8 => &mut options.null_move,
+        9 => &mut options.reverse_futility,
+        10 => &mut options.futility,
+        11 => &mut options.late_move_pruning,
+        12 => &mut options.probcut,
+        13 => &mut options.razoring,
+        14 => &mut options.singular,
+        15 => &mut options.improving,
+        16 => &mut options.continuation_history,
+        17 => &mut options.capture_history,
+        18 => &mut options.correction_history,
+        _ => &mut options.reduction_table,
     }
 }
 
@@ -124,67 +379,22 @@ pub struct EngineChoice {
 
 impl EngineChoice {
     pub fn parse(text: &str) -> Result<EngineChoice, String> {
-        let mut parts = text.split(',');
-        let profile = Profile::parse(parts.next().unwrap_or("").trim())?;
-        let mut tweaks = Tweaks::default();
-        for part in parts {
-            let (key, value) = part.split_once('=').ok_or_else(|| {
-                format!("{part:?}: expected key=value (time=seed|adaptive, hash=MB, lmr=off...)")
-            })?;
-            match key.trim() {
-                "time" => {
-                    tweaks.time_policy = Some(match value.trim() {
-                        "seed" => TimePolicy::Seed,
-                        "adaptive" => TimePolicy::Adaptive,
-                        other => return Err(format!("time={other}: choose seed or adaptive")),
-                    })
-                }
-                "hash" => {
-                    let mb: usize = value
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("hash={value}: a size in MB"))?;
-                    if mb > 65_536 {
-                        return Err(format!("hash={mb}: at most 65536 MB"));
-                    }
-                    tweaks.table_mb = Some(mb);
-                }
-                name => {
-                    let Some(index) = SWITCHES.iter().position(|&s| s == name) else {
-                        return Err(format!(
-                            "unknown engine option {name:?} (time, hash, or one of {} =on|off)",
-                            SWITCHES.join(", ")
-                        ));
-                    };
-                    tweaks.switches[index] = Some(match value.trim() {
-                        "on" => true,
-                        "off" => false,
-                        other => return Err(format!("{name}={other}: choose on or off")),
-                    });
-                }
-            }
-        }
+        let (profile, rest) = text.split_once(',').unwrap_or((text, ""));
+        let profile = Profile::parse(profile.trim())?;
+        let tweaks = Tweaks::default().parse_onto(rest)?;
         Ok(EngineChoice { profile, tweaks })
     }
 
     /// `master,time=seed`: the text it was parsed from, normalised.
     pub fn name(&self) -> String {
-        let mut name = self.profile.name().to_string();
-        if let Some(policy) = self.tweaks.time_policy {
-            name += match policy {
-                TimePolicy::Seed => ",time=seed",
-                TimePolicy::Adaptive => ",time=adaptive",
-            };
-        }
-        if let Some(mb) = self.tweaks.table_mb {
-            name += &format!(",hash={mb}");
-        }
-        for (switch, value) in SWITCHES.iter().zip(self.tweaks.switches) {
-            if let Some(on) = value {
-                name += &format!(",{switch}={}", if on { "on" } else { "off" });
-            }
-        }
-        name
+        self.profile.name().to_string() + &self.tweaks.suffix()
+    }
+
+    /// This choice searching with `threads` threads, unless it names its own:
+    /// a `threads=` written in the engine text wins over a front-end's default.
+    pub fn or_threads(mut self, threads: usize) -> EngineChoice {
+        self.tweaks.threads.get_or_insert(threads);
+        self
     }
 }
 
@@ -259,6 +469,21 @@ pub trait AnyEngine: Send {
 
     /// Applies tweaks to the engine's options (no effect on the random player).
     fn tweak(&mut self, tweaks: &Tweaks);
+
+    /// Threads the engine searches with.
+    fn threads(&self) -> usize {
+        1
+    }
+
+    /// How full its transposition table is, per mille (UCI's `hashfull`).
+    fn table_fill(&self) -> u32 {
+        0
+    }
+
+    /// The size of its transposition table in MB (0: it searches without one).
+    fn table_mb(&self) -> usize {
+        0
+    }
 }
 
 /// The generic engine on a typed game.
@@ -353,18 +578,20 @@ impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
 
     fn tweak(&mut self, tweaks: &Tweaks) {
         let mut options = *self.engine.options();
-        if let Some(policy) = tweaks.time_policy {
-            options.time_policy = policy;
-        }
-        if let Some(mb) = tweaks.table_mb {
-            options.table_mb = mb;
-        }
-        for (index, value) in tweaks.switches.iter().enumerate() {
-            if let Some(on) = *value {
-                *switch(&mut options, index) = on;
-            }
-        }
+        tweaks.apply(&mut options);
         self.engine.set_options(options);
+    }
+
+    fn threads(&self) -> usize {
+        self.engine.options().threads
+    }
+
+    fn table_fill(&self) -> u32 {
+        self.engine.table_fill()
+    }
+
+    fn table_mb(&self) -> usize {
+        self.engine.options().table_mb
     }
 }
 
@@ -428,6 +655,17 @@ impl AnyEngine for RandomEngine {
     fn tweak(&mut self, _tweaks: &Tweaks) {}
 }
 
+/// What a game keeps of the search's selective parts: it adjusts the options
+/// of every level (docs/engine.md records the measurements behind each).
+pub(crate) type SearchDefaults = fn(&mut Options);
+
+/// The options of a level in a game.
+fn level_options(level: Level, seed: u64, search: SearchDefaults) -> Options {
+    let mut options = level.options(seed);
+    search(&mut options);
+    options
+}
+
 /// Builds an engine for a game from its evaluators: `standard` for the levels,
 /// `seed` for the seed profile.
 pub(crate) fn build<G: Game, S: Evaluator<G> + 'static, D: Evaluator<G> + 'static>(
@@ -435,10 +673,13 @@ pub(crate) fn build<G: Game, S: Evaluator<G> + 'static, D: Evaluator<G> + 'stati
     seed: u64,
     standard: impl FnOnce() -> D,
     seed_evaluator: impl FnOnce() -> S,
+    search: SearchDefaults,
 ) -> Box<dyn AnyEngine> {
     match profile {
         Profile::Random => RandomEngine::boxed(seed),
-        Profile::Level(level) => TypedEngine::boxed(profile, standard(), level.options(seed)),
+        Profile::Level(level) => {
+            TypedEngine::boxed(profile, standard(), level_options(level, seed, search))
+        }
         Profile::Seed => TypedEngine::boxed(
             profile,
             seed_evaluator(),
@@ -456,11 +697,14 @@ pub(crate) fn weighted<G: Game, E: Evaluator<G> + 'static>(
     profile: Profile,
     seed: u64,
     evaluator: Option<E>,
+    search: SearchDefaults,
 ) -> Option<Box<dyn AnyEngine>> {
     let evaluator = evaluator?;
     Some(match profile {
         Profile::Random => RandomEngine::boxed(seed),
-        Profile::Level(level) => TypedEngine::boxed(profile, evaluator, level.options(seed)),
+        Profile::Level(level) => {
+            TypedEngine::boxed(profile, evaluator, level_options(level, seed, search))
+        }
         Profile::Seed => TypedEngine::boxed(
             profile,
             evaluator,

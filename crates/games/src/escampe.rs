@@ -3,6 +3,21 @@
 use crate::{GameInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_escampe::{Escampe, EscampeEval};
+use plateau_search::Options;
+
+/// What Escampe keeps of the selective search (docs/engine.md has the
+/// measurements): the logarithmic reduction table and singular extensions.
+/// Every pruning rule that trusts the static score lost there (null moves
+/// most of all: a pass frees the opponent from the liseré constraint, which
+/// is worth more than any tempo), as did the extra ordering tables, whose
+/// static evaluations at every node cost more than they saved.
+fn search(options: &mut Options) {
+    *options = Options {
+        reduction_table: true,
+        singular: true,
+        ..options.without_selectivity()
+    };
+}
 
 pub(crate) static INFO: GameInfo = GameInfo {
     name: "escampe",
@@ -28,14 +43,25 @@ pub(crate) static INFO: GameInfo = GameInfo {
     from_text: |spec, text| Ok(erase(spec, Escampe::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Escampe::from_file(text)?)),
     engine: |_, profile, seed| {
-        engine::build(profile, seed, EscampeEval::standard, EscampeEval::seed)
+        engine::build(
+            profile,
+            seed,
+            EscampeEval::standard,
+            EscampeEval::seed,
+            search,
+        )
     },
     tuning: Tuning {
         features: &plateau_escampe::eval::FEATURE_NAMES,
         seed_weights: &plateau_escampe::eval::SEED_WEIGHTS,
         default_weights: &plateau_escampe::eval::DEFAULT_WEIGHTS,
         engine: |_, weights, profile, seed| {
-            engine::weighted::<Escampe, _>(profile, seed, EscampeEval::with_weights(weights))
+            engine::weighted::<Escampe, _>(
+                profile,
+                seed,
+                EscampeEval::with_weights(weights),
+                search,
+            )
         },
     },
     solve: None,

@@ -12,7 +12,10 @@ mod escampe;
 mod solve;
 mod virus_endgame;
 
-pub use engine::{AnyEngine, EngineChoice, InfoLine, Profile, Thought, Tweaks};
+pub use engine::{
+    AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, SWITCHES, Thought,
+    Tweaks, available_threads, parse_threads,
+};
 pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{SolveOptions, SolveReport, Solver};

@@ -169,4 +169,16 @@ impl AnyEngine for VirusEndgame {
     fn tweak(&mut self, tweaks: &Tweaks) {
         self.inner.tweak(tweaks);
     }
+
+    fn threads(&self) -> usize {
+        self.inner.threads()
+    }
+
+    fn table_fill(&self) -> u32 {
+        self.inner.table_fill()
+    }
+
+    fn table_mb(&self) -> usize {
+        self.inner.table_mb()
+    }
 }

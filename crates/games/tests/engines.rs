@@ -308,3 +308,25 @@ fn the_virus_engine_plays_endgames_exactly() {
         .unwrap();
     assert_eq!(searched.depth, 3);
 }
+
+#[test]
+fn a_front_ends_thread_count_gives_way_to_the_engine_texts() {
+    use plateau_games::EngineChoice;
+    let spec = escampe();
+    let plain = EngineChoice::parse("master").unwrap().or_threads(3);
+    assert_eq!(plain.tweaks.threads, Some(3));
+    let engine = spec.engine_with(&plain, 1);
+    assert_eq!(engine.threads(), 3);
+    // `threads=` and `hash=` written in the engine text win.
+    let written = EngineChoice::parse("master,threads=2,hash=8")
+        .unwrap()
+        .or_threads(3);
+    let engine = spec.engine_with(&written, 1);
+    assert_eq!((engine.threads(), engine.table_mb()), (2, 8));
+    // Without either, a level searches on one thread with its own table.
+    let engine = spec.engine(Profile::parse("master").unwrap(), 1);
+    assert_eq!(engine.threads(), 1);
+    assert!(engine.table_mb() > 0);
+    let random = spec.engine(Profile::parse("random").unwrap(), 1);
+    assert_eq!((random.threads(), random.table_mb()), (1, 0));
+}

@@ -6,6 +6,7 @@
 //! isready                      -> readyok
 //! uainewgame
 //! setoption name Hash value 64
+//! setoption name Threads value 4
 //! setoption name Variant value virus5x5
 //! position startpos|fen <fen> [moves g2 a7c5 ...]
 //! go [btime B wtime W binc I winc J movestogo M | movetime MS | depth N | nodes N | infinite]
@@ -22,6 +23,10 @@
 //! The `Variant` option selects the game: `ataxx` (the default) or the virus
 //! game, `virus` (7x7) or `virus4x4` ... `virus9x9`; in the virus game a
 //! `position fen` on another board size switches to that size.
+//!
+//! `Threads` is the number of threads per search (Lazy SMP; `plateau uai`
+//! starts with every core): a `go depth N` repeats exactly only with 1.
+//! `Hash` is the transposition table in MB, shared by those threads.
 
 mod command;
 
@@ -30,7 +35,10 @@ pub use command::{Command, Go, Start};
 use crate::line::{LineError, read_line};
 use command::shorten;
 use plateau_core::{AnyGame, Side, play_record};
-use plateau_games::{AnyEngine, Clock, EngineChoice, GameSpec, InfoLine, Limits, Profile, Tweaks};
+use plateau_games::{
+    AnyEngine, Clock, EngineChoice, GameSpec, InfoLine, Limits, MAX_THREADS, Profile, Tweaks,
+    parse_threads,
+};
 use plateau_search::score::plies_to_end;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,6 +66,9 @@ pub struct UaiConfig {
     pub engine: EngineChoice,
     /// Seed of the engine's randomness.
     pub seed: u64,
+    /// Threads per search, the `Threads` option's default (a `threads=` in
+    /// `engine` wins).
+    pub threads: usize,
 }
 
 /// Why a session ended badly.
@@ -115,6 +126,7 @@ struct Session {
     running: Option<Running>,
     profile: Profile,
     hash_mb: usize,
+    threads: usize,
 }
 
 /// Runs a session on `input` and `output` until `quit` or the end of the input
@@ -133,6 +145,12 @@ pub fn run_uai(
             .table_mb
             .unwrap_or(DEFAULT_HASH_MB)
             .clamp(HASH_RANGE.0, HASH_RANGE.1),
+        threads: config
+            .engine
+            .tweaks
+            .threads
+            .unwrap_or(config.threads)
+            .clamp(1, MAX_THREADS),
         profile: config.engine.profile,
         config: config.clone(),
         game: spec.new_game(),
@@ -221,6 +239,10 @@ impl Session {
             "option name Hash type spin default {} min {} max {}",
             self.hash_mb, HASH_RANGE.0, HASH_RANGE.1
         ));
+        self.out.line(&format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            self.threads
+        ));
         let mut variants = vec![ATAXX.to_string(), VIRUS.to_string()];
         if let Ok(virus) = GameSpec::lookup(VIRUS, None) {
             variants.extend(
@@ -267,6 +289,21 @@ impl Session {
                     });
                 }
             }
+            "threads" => {
+                let threads = parse_threads(value).map_err(|_| {
+                    format!(
+                        "Threads: {:?} is not a number of threads from 1 to {MAX_THREADS}",
+                        shorten(value)
+                    )
+                })?;
+                self.threads = threads;
+                if let Some(engine) = self.engine.as_mut() {
+                    engine.tweak(&Tweaks {
+                        threads: Some(threads),
+                        ..Tweaks::default()
+                    });
+                }
+            }
             "variant" | "uci_variant" => {
                 let spec = variant_spec(value)?;
                 if spec.full_name() != self.spec.full_name() {
@@ -283,7 +320,7 @@ impl Session {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {:?} (Hash, Variant, Level)",
+                    "unknown option {:?} (Hash, Threads, Variant, Level)",
                     shorten(name)
                 ));
             }
@@ -344,6 +381,7 @@ impl Session {
             profile: self.profile,
             tweaks: Tweaks {
                 table_mb: Some(self.hash_mb),
+                threads: Some(self.threads),
                 ..self.config.engine.tweaks
             },
         };

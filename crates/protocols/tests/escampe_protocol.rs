@@ -65,11 +65,22 @@ fn our_client(
     engine: &str,
     games: u32,
 ) -> JoinHandle<Result<Vec<ClientGame>, ClientError>> {
+    our_client_with_threads(port, name, engine, games, 1)
+}
+
+fn our_client_with_threads(
+    port: u16,
+    name: &str,
+    engine: &str,
+    games: u32,
+    threads: usize,
+) -> JoinHandle<Result<Vec<ClientGame>, ClientError>> {
     let config = ClientConfig {
         host: "127.0.0.1".into(),
         port,
         name: name.into(),
         engine: EngineChoice::parse(engine).unwrap(),
+        threads,
         clock: Duration::from_secs(30),
         games,
         seed: 1,
@@ -191,7 +202,8 @@ impl Scripted {
 #[test]
 fn our_ai_beats_random_with_both_colours() {
     let arbiter = arbiter(config(2, 60.0));
-    let ai = our_client(arbiter.port, "plateau expert", "expert", 2);
+    // Two threads per search: the multi-threaded engine plays the same protocol.
+    let ai = our_client_with_threads(arbiter.port, "plateau expert", "expert", 2, 2);
     arbiter.seated();
     let random = our_client(arbiter.port, "random", "random", 2);
     let reports = arbiter.join();

@@ -3,17 +3,13 @@
 
 use crate::limits::{Budget, Limits};
 use crate::options::Options;
-use crate::score::{self, INFINITY, WIN, is_decisive};
-use crate::table::{Bound, Table};
-use plateau_core::{Evaluator, Game, MoveList, Rng, Side, splitmix64};
+use crate::score;
+use crate::table::Table;
+use crate::worker::{Control, MAX_PLY, Memory, Reductions, Search};
+use plateau_core::{Evaluator, Game, MoveList, Rng, splitmix64};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-/// Deepest line the search follows (extensions and quiescence included).
-pub const MAX_PLY: usize = 128;
-/// Nodes between two looks at the clock and the stop flag.
-const CHECK_INTERVAL: u64 = 1024;
 
 /// Progress after each completed depth.
 #[derive(Clone, Debug)]
@@ -53,25 +49,17 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
 }
 
-/// One engine: its evaluator, options and memory (table, killers, history).
-/// Reuse it across the moves of a game; it never allocates once warmed up.
+/// One engine: its evaluator, options and memory (table, and per thread the
+/// killers and histories). Reuse it across the moves of a game; it never
+/// allocates once warmed up, but for the threads a parallel search starts.
 pub struct Engine<G: Game, E: Evaluator<G>> {
     evaluator: E,
     options: Options,
-    table: Option<Table<G::Move>>,
-    killers: Vec<[Option<G::Move>; 2]>,
-    history: Vec<i32>,
-    lists: Vec<MoveList<G::Move>>,
-    order: Vec<Vec<i32>>,
-    pv: Vec<Vec<G::Move>>,
-    root_moves: Vec<G::Move>,
-    nodes: u64,
-    seldepth: usize,
+    table: Option<Table>,
+    reductions: Reductions,
+    /// One per thread; the first is the main thread's.
+    memories: Vec<Memory<G>>,
     stop: Arc<AtomicBool>,
-    stopped: bool,
-    started: Instant,
-    hard_deadline: Option<Instant>,
-    node_limit: u64,
     rng: Rng,
 }
 
@@ -80,22 +68,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         Engine {
             evaluator,
             table: (options.table_mb > 0).then(|| Table::new(options.table_mb)),
+            reductions: Reductions::new(options.lmr_base, options.lmr_divisor),
+            memories: (0..options.threads.max(1)).map(|_| Memory::new()).collect(),
             options,
-            killers: vec![[None, None]; MAX_PLY + 1],
-            history: vec![0; G::MOVE_KEYS.max(1)],
-            lists: (0..=MAX_PLY).map(|_| MoveList::with_capacity(64)).collect(),
-            order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..=MAX_PLY + 1)
-                .map(|_| Vec::with_capacity(MAX_PLY))
-                .collect(),
-            root_moves: Vec::new(),
-            nodes: 0,
-            seldepth: 0,
             stop: Arc::new(AtomicBool::new(false)),
-            stopped: false,
-            started: Instant::now(),
-            hard_deadline: None,
-            node_limit: u64::MAX,
             rng: Rng::new(splitmix64(options.seed).1),
         }
     }
@@ -104,19 +80,37 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &self.options
     }
 
-    /// Changes the options between searches (a new table when its size changes).
+    /// Changes the options between searches (a new table when its size
+    /// changes, memory for new threads).
     pub fn set_options(&mut self, options: Options) {
         if options.table_mb != self.options.table_mb {
+            self.table = None;
             self.table = (options.table_mb > 0).then(|| Table::new(options.table_mb));
         }
         if options.seed != self.options.seed {
             self.rng = Rng::new(splitmix64(options.seed).1);
+        }
+        if (options.lmr_base, options.lmr_divisor)
+            != (self.options.lmr_base, self.options.lmr_divisor)
+        {
+            self.reductions = Reductions::new(options.lmr_base, options.lmr_divisor);
+        }
+        let threads = options.threads.max(1);
+        self.memories.truncate(threads);
+        while self.memories.len() < threads {
+            self.memories.push(Memory::new());
         }
         self.options = options;
     }
 
     pub fn evaluator(&self) -> &E {
         &self.evaluator
+    }
+
+    /// How full the table is, per mille, counting this search's entries (UCI's
+    /// `hashfull`); 0 without a table.
+    pub fn table_fill(&self) -> u32 {
+        self.table.as_ref().map_or(0, Table::fill_permille)
     }
 
     /// A flag that stops the current search from another thread (set it to
@@ -139,41 +133,26 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         if let Some(table) = &mut self.table {
             table.clear();
         }
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.killers.iter_mut().for_each(|k| *k = [None, None]);
-    }
-
-    /// The evaluation the search uses, noise included.
-    #[inline]
-    fn evaluate(&self, game: &G) -> i32 {
-        let score = self.evaluator.evaluate(game);
-        if self.options.noise == 0 {
-            return score;
+        for memory in &mut self.memories {
+            memory.clear();
         }
-        let amplitude = self.options.noise as u64;
-        let draw = splitmix64(game.hash() ^ self.options.seed).1 % (2 * amplitude + 1);
-        score + draw as i32 - self.options.noise
     }
 
-    /// Searches `game` within `limits`, calling `info` after each completed depth.
+    /// Searches `game` within `limits`, calling `info` after each completed
+    /// depth. With several threads, helpers search the same position and share
+    /// the table; the main thread keeps the clock and gives the answer.
     pub fn search(
         &mut self,
         game: &G,
         limits: &Limits,
         mut info: impl FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.started = Instant::now();
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.stopped = false;
+        let started = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         let budget = Budget::for_limits(limits, self.options.time_policy);
-        self.hard_deadline = budget.hard.map(|d| self.started + d);
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        if let Some(table) = &mut self.table {
+        if let Some(table) = &self.table {
             table.new_search();
         }
-        let mut game = game.clone();
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -186,548 +165,194 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         if game.outcome().is_some() {
             return result;
         }
-        if let Some(mv) = self.evaluator.book_move(&game, &mut self.rng) {
+        if let Some(mv) = self.evaluator.book_move(game, &mut self.rng) {
             result.best = Some(mv);
             result.pv.push(mv);
             return result;
         }
-        let mut root = std::mem::take(&mut self.root_moves);
+        let (main_memory, helper_memories) = self
+            .memories
+            .split_first_mut()
+            .expect("an engine has at least one thread");
         let mut list = MoveList::new();
-        self.evaluator.candidate_moves(&game, &mut list);
+        self.evaluator.candidate_moves(game, &mut list);
+        let root = &mut main_memory.root_moves;
         root.clear();
         root.extend(list.iter().copied());
         if root.is_empty() {
-            self.root_moves = root;
             return result;
         }
         // Previous best (from the table) first.
-        if let Some(best) = self
+        if let Some(code) = self
             .table
             .as_ref()
             .and_then(|t| t.probe(game.hash()))
             .and_then(|e| e.best)
-            && let Some(index) = root.iter().position(|&m| m == best)
+            && let Some(index) = root.iter().position(|&m| game.move_code(m) == code)
         {
             root[..=index].rotate_right(1);
         }
         result.best = Some(root[0]);
         result.pv = vec![root[0]];
         if root.len() == 1 && limits.is_timed() {
-            result.score = self.evaluate(&game);
-            self.root_moves = root;
+            result.score = self.evaluator.evaluate(game);
             return result;
         }
-        self.root_moves = root;
-
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1);
-        let mut stable_iterations = 0;
-        let mut previous_score = 0;
-        for depth in 1..=max_depth {
-            let iteration_best = self.root_moves[0];
-            let score = self.aspiration(&mut game, depth as i32, previous_score);
-            let completed = !self.stopped;
-            // A stopped iteration still counts if its first (the previous best)
-            // move was searched and another then beat it.
-            if completed || self.root_moves[0] != iteration_best {
-                result.best = Some(self.root_moves[0]);
-                result.pv.clear();
-                result.pv.extend_from_slice(&self.pv[0]);
-                if result.pv.first() != result.best.as_ref() {
-                    result.pv.clear();
-                    result.pv.extend(result.best);
-                }
-                result.score = score;
-            }
-            if !completed {
-                break;
-            }
-            result.depth = depth;
-            result.seldepth = self.seldepth as u32;
-            result.nodes = self.nodes;
-            result.elapsed = self.started.elapsed();
-            info(&Info {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.nodes,
-                elapsed: result.elapsed,
-                pv: result.pv.clone(),
-            });
-            if self.root_moves[0] == iteration_best {
-                stable_iterations += 1;
-            } else {
-                stable_iterations = 0;
-            }
-            previous_score = score;
-            if self.nodes >= self.node_limit {
-                break;
-            }
-            // A forced result fully inside the horizon will not change.
-            if self.options.early_stop
-                && let Some(plies) = score::plies_to_end(score)
-                && plies.unsigned_abs() <= depth
-            {
-                break;
-            }
-            if let Some(soft) = budget.soft {
-                // Settled best moves need less time, changing ones more.
-                let factor = match stable_iterations {
-                    0 => 1.6,
-                    1 => 1.0,
-                    2 => 0.8,
-                    _ => 0.6,
-                };
-                let elapsed = self.started.elapsed();
-                if elapsed >= soft.mul_f64(factor) {
-                    break;
-                }
-                // The next depth costs a few times this one: do not start what
-                // cannot finish.
-                if let Some(hard) = budget.hard
-                    && elapsed * 2 >= hard
-                {
-                    break;
-                }
-            }
-        }
-        result.nodes = self.nodes;
-        result.elapsed = self.started.elapsed();
-        result
-    }
-
-    /// One iteration, in a narrow window around the last score when enabled,
-    /// widened until the score falls inside it.
-    fn aspiration(&mut self, game: &mut G, depth: i32, previous: i32) -> i32 {
-        if !self.options.aspiration || depth < 5 || is_decisive(previous) {
-            return self.root(game, depth, -INFINITY, INFINITY);
-        }
-        let mut delta = 40;
-        let (mut alpha, mut beta) = (previous - delta, previous + delta);
-        loop {
-            let score = self.root(game, depth, alpha, beta);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                alpha = (alpha - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (beta + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta *= 3;
-            if delta > 2000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
-    fn root(&mut self, game: &mut G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        let mut best = -INFINITY;
-        let mut best_index = 0;
-        self.pv[0].clear();
-        for i in 0..self.root_moves.len() {
-            let mv = self.root_moves[i];
-            let mover = game.side_to_move();
-            self.nodes += 1;
-            game.play(mv);
-            let score = if i == 0 || !self.options.pvs {
-                self.child(game, mover, depth - 1, 1, alpha, beta)
-            } else {
-                let probe = self.child(game, mover, depth - 1, 1, alpha, alpha + 1);
-                if probe > alpha && probe < beta && !self.stopped {
-                    self.child(game, mover, depth - 1, 1, alpha, beta)
-                } else {
-                    probe
-                }
-            };
-            game.undo(mv);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    // Only a move that beat the window is known to be best: when
-                    // every move fails low, their bounds say nothing about which
-                    // is better, and the previous best must stay first (it is
-                    // what a stopped iteration plays).
-                    best_index = i;
-                    alpha = score;
-                    self.update_pv(0, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.root_moves[..=best_index].rotate_right(1);
-        best
-    }
-
-    /// Searches the position just reached by a move of `mover`, returning its
-    /// score for `mover` within the window `(alpha, beta)`. Usually the side
-    /// changes and the child is searched negated; where the same side moves again
-    /// (White's placement then first move in Escampe) it is not.
-    #[inline]
-    fn child(
-        &mut self,
-        game: &mut G,
-        mover: Side,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        if game.side_to_move() == mover {
-            self.negamax(game, depth, ply, alpha, beta)
-        } else {
-            -self.negamax(game, depth, ply, -beta, -alpha)
-        }
-    }
-
-    #[inline]
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(mv);
-        line.extend_from_slice(&tail[0]);
-    }
-
-    #[inline]
-    fn out_of_budget(&mut self) -> bool {
-        if self.nodes.is_multiple_of(CHECK_INTERVAL)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.nodes >= self.node_limit
-                || self.hard_deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    fn negamax(
-        &mut self,
-        game: &mut G,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
-        self.pv[ply].clear();
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let side = game.side_to_move();
-        if let Some(outcome) = game.outcome() {
-            return score::terminal(outcome, side, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(game);
-        }
-        if depth <= 0 {
-            return if self.options.quiescence {
-                self.quiescence(game, ply, alpha, beta)
-            } else {
-                self.evaluate(game)
-            };
-        }
-        // No line from here can beat a win already found closer to the root.
-        alpha = alpha.max(-(WIN - ply as i32));
-        beta = beta.min(WIN - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-        let pv_node = beta - alpha > 1;
-        let key = game.hash();
-        let mut table_move = None;
-        if let Some(entry) = self.table.as_ref().and_then(|t| t.probe(key)) {
-            table_move = entry.best;
-            if !pv_node && entry.depth as i32 >= depth {
-                let stored = score::from_table(entry.score, ply);
-                match entry.bound {
-                    Bound::Exact => return stored,
-                    Bound::Lower if stored >= beta => return stored,
-                    Bound::Upper if stored <= alpha => return stored,
-                    _ => {}
-                }
-            }
-        }
-
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        let mut order = std::mem::take(&mut self.order[ply]);
-        self.evaluator.candidate_moves(game, &mut list);
-        if list.is_empty() {
-            self.lists[ply] = list;
-            self.order[ply] = order;
-            return self.evaluate(game);
-        }
-        self.score_moves(game, &list, &mut order, ply, table_move);
-        let extension = i32::from(self.options.single_reply_extension && list.len() == 1);
-
-        let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = None;
-        for i in 0..list.len() {
-            let mv = pick_next(&mut list, &mut order, i);
-            let noisy = game.is_noisy(mv);
-            let is_killer = self.killers[ply].contains(&Some(mv));
-            let child_depth = depth - 1 + extension;
-            let mover = game.side_to_move();
-            game.play(mv);
-            // Only a child that searches probes the table: quiescence never does.
-            if child_depth > 0
-                && let Some(table) = &self.table
-            {
-                table.prefetch(game.hash());
-            }
-            let score = if i == 0 || !self.options.pvs {
-                self.child(game, mover, child_depth, ply + 1, alpha, beta)
-            } else {
-                let reduction = if self.options.reductions
-                    && depth >= 3
-                    && i >= 3
-                    && !noisy
-                    && !is_killer
-                    && extension == 0
-                {
-                    1 + i32::from(i >= 8 && depth >= 6)
-                } else {
-                    0
-                };
-                let mut probe = self.child(
-                    game,
-                    mover,
-                    child_depth - reduction,
-                    ply + 1,
-                    alpha,
-                    alpha + 1,
-                );
-                if probe > alpha && reduction > 0 && !self.stopped {
-                    probe = self.child(game, mover, child_depth, ply + 1, alpha, alpha + 1);
-                }
-                if probe > alpha && probe < beta && !self.stopped {
-                    self.child(game, mover, child_depth, ply + 1, alpha, beta)
-                } else {
-                    probe
-                }
-            };
-            game.undo(mv);
-            if self.stopped {
-                self.lists[ply] = list;
-                self.order[ply] = order;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if !noisy {
-                            self.reward_quiet(game, mv, ply, depth, &list[..i]);
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
+        let control = Control {
+            stop: Arc::clone(&self.stop),
+            finished: AtomicBool::new(false),
+            hard_deadline: budget.hard.map(|d| started + d),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: AtomicU64::new(0),
         };
-        if let Some(table) = &mut self.table {
-            table.store(
-                key,
-                best_move,
-                score::to_table(best, ply),
-                depth as i16,
-                bound,
+        let (evaluator, options, table, reductions) = (
+            &self.evaluator,
+            &self.options,
+            self.table.as_ref(),
+            &self.reductions,
+        );
+        let mut helper_nodes = 0;
+        std::thread::scope(|scope| {
+            let mut helpers = Vec::with_capacity(helper_memories.len());
+            for (index, memory) in helper_memories.iter_mut().enumerate() {
+                memory.root_moves.clear();
+                memory.root_moves.extend_from_slice(&main_memory.root_moves);
+                let control = &control;
+                helpers.push(scope.spawn(move || {
+                    let mut search = Search::new(
+                        evaluator, options, table, control, reductions, memory, false,
+                    );
+                    let mut position = game.clone();
+                    search.help(&mut position, max_depth, index);
+                    search.nodes
+                }));
+            }
+            // The helpers stop when the main thread is done, even by a panic.
+            let _finish = Finish(&control.finished);
+            let mut search = Search::new(
+                evaluator,
+                options,
+                table,
+                &control,
+                reductions,
+                main_memory,
+                true,
             );
-        }
-        self.lists[ply] = list;
-        self.order[ply] = order;
-        best
-    }
-
-    fn quiescence(&mut self, game: &mut G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.pv[ply].clear();
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let side = game.side_to_move();
-        if let Some(outcome) = game.outcome() {
-            return score::terminal(outcome, side, ply);
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(game);
-        }
-        // Where noisy moves are optional, a good enough static score ends the
-        // line before any move is generated.
-        let mut stand_pat = None;
-        if G::NOISY_IS_OPTIONAL {
-            let score = self.evaluate(game);
-            if score >= beta {
-                return score;
+            deepen(
+                &mut search,
+                game,
+                max_depth,
+                &budget,
+                started,
+                &mut result,
+                &mut info,
+            );
+            control.finished.store(true, Ordering::Relaxed);
+            for helper in helpers {
+                // A helper that panicked leaves the main thread's answer intact.
+                helper_nodes += helper.join().unwrap_or(0);
             }
-            stand_pat = Some(score);
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        let can_decline = game.noisy_moves(&mut list);
-        let mut best = -INFINITY;
-        if can_decline || list.is_empty() {
-            let stand_pat = stand_pat.unwrap_or_else(|| self.evaluate(game));
-            if stand_pat >= beta || list.is_empty() {
-                self.lists[ply] = list;
-                return stand_pat;
-            }
-            best = stand_pat;
-            alpha = alpha.max(stand_pat);
-        }
-        for i in 0..list.len() {
-            let mv = list[i];
-            let mover = game.side_to_move();
-            game.play(mv);
-            let score = if game.side_to_move() == mover {
-                self.quiescence(game, ply + 1, alpha, beta)
-            } else {
-                -self.quiescence(game, ply + 1, -beta, -alpha)
-            };
-            game.undo(mv);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.lists[ply] = list;
-        best
-    }
-
-    /// Ordering scores: table move, noisy moves, killers, then history.
-    fn score_moves(
-        &self,
-        game: &G,
-        list: &MoveList<G::Move>,
-        order: &mut Vec<i32>,
-        ply: usize,
-        table_move: Option<G::Move>,
-    ) {
-        order.clear();
-        let killers = self.killers[ply];
-        for &mv in list.iter() {
-            let score = if Some(mv) == table_move {
-                1 << 30
-            } else if game.is_noisy(mv) {
-                1 << 29
-            } else if self.options.killers && Some(mv) == killers[0] {
-                1 << 28
-            } else if self.options.killers && Some(mv) == killers[1] {
-                (1 << 28) - 1
-            } else if G::HAS_ORDER_HINT {
-                // The game's guess first; the history orders equal guesses.
-                let history = if self.options.history {
-                    self.history.get(game.move_key(mv)).copied().unwrap_or(0)
-                } else {
-                    0
-                };
-                game.order_hint(mv).clamp(-HINT_LIMIT, HINT_LIMIT) * HINT_SCALE
-                    + history.clamp(-HINT_SCALE / 2, HINT_SCALE / 2 - 1)
-            } else if self.options.history {
-                self.history.get(game.move_key(mv)).copied().unwrap_or(0)
-            } else {
-                0
-            };
-            order.push(score);
-        }
-    }
-
-    /// A quiet move caused a cutoff: remember it as a killer and credit its
-    /// history; the quiet moves tried before it lose some.
-    fn reward_quiet(&mut self, game: &G, mv: G::Move, ply: usize, depth: i32, tried: &[G::Move]) {
-        if self.options.killers && self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
-        }
-        if self.options.history {
-            let bonus = depth * depth;
-            let key = game.move_key(mv);
-            if let Some(entry) = self.history.get_mut(key) {
-                *entry += bonus;
-                if *entry > 1 << 24 {
-                    self.history.iter_mut().for_each(|h| *h /= 2);
-                }
-            }
-            for &other in tried {
-                if !game.is_noisy(other)
-                    && let Some(entry) = self.history.get_mut(game.move_key(other))
-                {
-                    *entry -= bonus;
-                }
-            }
-        }
+        });
+        result.nodes += helper_nodes;
+        result.elapsed = started.elapsed();
+        result
     }
 }
 
-/// Order hints weigh this much more than a step of history, and are kept
-/// within ±`HINT_LIMIT` so that killers (`1 << 28`) still come first.
-const HINT_SCALE: i32 = 1 << 16;
-const HINT_LIMIT: i32 = 1000;
+/// Raises the flag that ends the helpers when dropped.
+struct Finish<'a>(&'a AtomicBool);
 
-/// Picks before the rest is sorted: most cutoffs come from the first moves, so
-/// they are found by selection; the rest is sorted once.
-const SELECTED_FIRST: usize = 2;
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
 
-/// Returns the move to search `i`-th: the best-scored remaining one (ties in
-/// generation order, so searches are reproducible).
-#[inline]
-fn pick_next<M: Copy>(list: &mut MoveList<M>, order: &mut [i32], i: usize) -> M {
-    if i < SELECTED_FIRST {
-        let mut best = i;
-        for j in i + 1..list.len() {
-            if order[j] > order[best] {
-                best = j;
+/// The main thread's iterative deepening: one iteration per depth until the
+/// limits or the time policy say stop; fills `result` as iterations complete.
+fn deepen<G: Game, E: Evaluator<G>>(
+    search: &mut Search<'_, G, E>,
+    game: &G,
+    max_depth: u32,
+    budget: &Budget,
+    started: Instant,
+    result: &mut SearchResult<G::Move>,
+    info: &mut impl FnMut(&Info<G::Move>),
+) {
+    let mut game = game.clone();
+    let mut stable_iterations = 0;
+    let mut previous_score = 0;
+    for depth in 1..=max_depth {
+        let iteration_best = search.mem.root_moves[0];
+        let score = search.aspiration(&mut game, depth as i32, previous_score);
+        let completed = !search.stopped;
+        // A stopped iteration still counts if its first (the previous best)
+        // move was searched and another then beat it.
+        if completed || search.mem.root_moves[0] != iteration_best {
+            result.best = Some(search.mem.root_moves[0]);
+            result.pv.clear();
+            result.pv.extend_from_slice(&search.mem.pv[0]);
+            if result.pv.first() != result.best.as_ref() {
+                result.pv.clear();
+                result.pv.extend(result.best);
             }
+            result.score = score;
         }
-        if best != i {
-            // Shift rather than swap, to keep the others in generation order.
-            list[i..=best].rotate_right(1);
-            order[i..=best].rotate_right(1);
+        if !completed {
+            break;
         }
-    } else if i == SELECTED_FIRST {
-        // Stable insertion sort of the remainder, best first; no allocation.
-        for j in i + 1..list.len() {
-            let (score, mv) = (order[j], list[j]);
-            let mut k = j;
-            while k > i && order[k - 1] < score {
-                order[k] = order[k - 1];
-                list[k] = list[k - 1];
-                k -= 1;
+        result.depth = depth;
+        result.seldepth = search.seldepth as u32;
+        result.elapsed = started.elapsed();
+        info(&Info {
+            depth,
+            seldepth: search.seldepth as u32,
+            score,
+            nodes: search.total_nodes(),
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        });
+        if search.mem.root_moves[0] == iteration_best {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        previous_score = score;
+        if search.total_nodes() >= search.control.node_limit {
+            break;
+        }
+        // A forced result fully inside the horizon will not change.
+        if search.options.early_stop
+            && let Some(plies) = score::plies_to_end(score)
+            && plies.unsigned_abs() <= depth
+        {
+            break;
+        }
+        if let Some(soft) = budget.soft {
+            // Settled best moves need less time, changing ones more.
+            let factor = match stable_iterations {
+                0 => 1.6,
+                1 => 1.0,
+                2 => 0.8,
+                _ => 0.6,
+            };
+            let elapsed = started.elapsed();
+            if elapsed >= soft.mul_f64(factor) {
+                break;
             }
-            order[k] = score;
-            list[k] = mv;
+            // The next depth costs a few times this one: do not start what
+            // cannot finish.
+            if let Some(hard) = budget.hard
+                && elapsed * 2 >= hard
+            {
+                break;
+            }
         }
     }
-    list[i]
+    search.flush_nodes();
+    result.nodes = search.nodes;
 }

@@ -27,14 +27,17 @@
 //! ```
 
 mod engine;
+mod history;
 mod level;
 mod limits;
 mod options;
 pub mod score;
 mod table;
+mod worker;
 
-pub use engine::{Engine, Info, MAX_PLY, SearchResult};
+pub use engine::{Engine, Info, SearchResult};
 pub use level::{Level, MASTER_MOVETIME};
 pub use limits::{Budget, Clock, Limits, TimePolicy, reserve};
 pub use options::Options;
-pub use table::{Bound, Entry, Table};
+pub use table::{Bound, Entry, MAX_MOVE_CODE, Table};
+pub use worker::MAX_PLY;

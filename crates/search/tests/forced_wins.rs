@@ -45,7 +45,16 @@ fn the_reference_positions_are_what_they_claim() {
 
 #[test]
 fn the_engine_finds_the_fastest_win_and_plays_a_move_that_keeps_it() {
-    for options in [Options::full(), Options::seed_baseline()] {
+    let parallel = Options {
+        threads: 3,
+        ..Options::full()
+    };
+    for options in [
+        Options::full(),
+        Options::classic(),
+        parallel,
+        Options::seed_baseline(),
+    ] {
         for &(text, moves, what) in FORCED_WINS {
             let game = Escampe::from_text(text).unwrap();
             let mut engine = engine(EscampeEval::standard(), options);

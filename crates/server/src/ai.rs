@@ -8,6 +8,20 @@ use std::sync::Arc;
 /// Transposition table of an AI move: small, since many may run at once.
 const AI_TABLE_MB: usize = 8;
 
+/// The engine of an AI seat at `level`. One thread per search, whatever the
+/// machine: the pool already runs one search per core (`ai_threads`), so
+/// threads within a search would only compete with the other rooms'.
+fn ai_choice(level: Level) -> EngineChoice {
+    EngineChoice {
+        profile: Profile::Level(level),
+        tweaks: Tweaks {
+            table_mb: Some(AI_TABLE_MB),
+            threads: Some(1),
+            ..Tweaks::default()
+        },
+    }
+}
+
 /// Starts the AI's move in room `code` if it is the AI's turn (a no-op
 /// otherwise, or if it is already thinking).
 pub fn schedule(state: Arc<AppState>, code: String) {
@@ -44,14 +58,7 @@ async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::Api
             .bytes()
             .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
     let decision = tokio::task::spawn_blocking(move || {
-        let choice = EngineChoice {
-            profile: Profile::Level(level),
-            tweaks: Tweaks {
-                table_mb: Some(AI_TABLE_MB),
-                ..Tweaks::default()
-            },
-        };
-        let mut engine = spec.engine_with(&choice, seed);
+        let mut engine = spec.engine_with(&ai_choice(level), seed);
         let mut limits: Limits = level.limits();
         limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
         if level == Level::Master {
@@ -78,4 +85,22 @@ async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::Api
     };
     room.publish_presence();
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plateau_games::{GAMES, GameSpec};
+
+    #[test]
+    fn ai_engines_search_with_one_thread_and_a_small_table() {
+        for info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            for level in Level::ALL {
+                let engine = spec.engine_with(&ai_choice(level), 7);
+                assert_eq!(engine.threads(), 1, "{} {level:?}", info.name);
+                assert_eq!(engine.table_mb(), AI_TABLE_MB, "{} {level:?}", info.name);
+            }
+        }
+    }
 }

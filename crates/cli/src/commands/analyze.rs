@@ -1,4 +1,4 @@
-use crate::setup::PositionArgs;
+use crate::setup::{PositionArgs, ThreadsArg};
 use anyhow::{Result, bail};
 use clap::Args;
 use plateau_games::{EngineChoice, Limits};
@@ -23,6 +23,8 @@ pub struct AnalyzeArgs {
     /// random; options may follow: `master,hash=256`.
     #[arg(long, default_value = "master")]
     engine: String,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Seed for the engine's randomness.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -30,7 +32,9 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
     let spec = args.position.game.spec()?;
-    let choice = EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?;
+    let choice = args
+        .threads
+        .apply(EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?);
     let game = args.position.build()?;
     if let Some(outcome) = game.outcome() {
         bail!("nothing to analyze: the game is over ({outcome})");

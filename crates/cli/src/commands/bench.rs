@@ -1,12 +1,21 @@
+use crate::setup::threads_value;
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_games::{EngineChoice, GAMES, GameSpec, Limits, Profile};
+use plateau_games::{AnyEngine, EngineChoice, GAMES, GameSpec, Limits, Profile, Thought};
 use std::time::{Duration, Instant};
 
 /// Search a fixed set of positions and report nodes and speed. At the game's
 /// fixed depth (the default) the total node count is the same on every run and
 /// machine: it changes only when search behaviour changes, so it doubles as a
 /// signature of the build. With --movetime, reports the depth reached instead.
+///
+/// With --threads N (N > 1), every position is searched twice, each time by a
+/// fresh engine: with one thread, then with N. To a fixed depth this measures
+/// the time to depth (per position on stderr: the depth, both times and their
+/// ratio; per game on stdout: the total times, the ratio of the totals, the
+/// median of the ratios and nodes/s at both counts); with --movetime, the
+/// depth reached at both counts and their medians. Multi-threaded node counts
+/// vary from run to run; the last line still starts with the one-thread total.
 #[derive(Args)]
 pub struct BenchArgs {
     /// The game (all games when omitted).
@@ -21,6 +30,10 @@ pub struct BenchArgs {
     /// what late-move reductions bring).
     #[arg(long, default_value = "expert")]
     engine: String,
+    /// Compare one thread with this many: each position is searched at both
+    /// counts (1, the default, is the plain single-threaded bench).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_value)]
+    threads: usize,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -36,23 +49,25 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if profile == Profile::Random {
         bail!("the random player does not search");
     }
+    if args.threads > 1 {
+        if choice.tweaks.threads.is_some() {
+            bail!(
+                "--threads {} compares 1 thread with {0}: leave threads= out of --engine",
+                args.threads
+            );
+        }
+        return compare(&specs, &choice, &args);
+    }
     let (mut all_nodes, mut all_time) = (0u64, Duration::ZERO);
     for spec in specs {
         let info = spec.info;
-        let limits = match args.movetime {
-            Some(ms) => Limits::movetime(Duration::from_millis(ms)),
-            None => Limits::depth(args.depth.unwrap_or(info.bench_depth)),
-        };
+        let limits = bench_limits(&spec, &args);
         let (mut nodes, mut time, mut depths) = (0u64, Duration::ZERO, Vec::new());
         for (i, text) in info.bench_positions.iter().enumerate() {
             let game = spec.from_text(text)?;
             let mut engine = spec.engine(profile, 0);
             engine.tweak(&choice.tweaks);
-            let started = Instant::now();
-            let thought = engine
-                .think(game.as_ref(), &limits, &mut |_| {})
-                .map_err(anyhow::Error::msg)?;
-            let elapsed = started.elapsed();
+            let (thought, elapsed) = timed(engine.as_mut(), game.as_ref(), &limits)?;
             nodes += thought.nodes;
             time += elapsed;
             depths.push(thought.depth);
@@ -66,21 +81,151 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 thought.best
             );
         }
-        depths.sort_unstable();
-        let median = depths.get(depths.len() / 2).copied().unwrap_or(0);
         println!(
-            "{}: {} positions, {} nodes, {:.3} s, {} nps, median depth {median}",
+            "{}: {} positions, {} nodes, {:.3} s, {} nps, median depth {}",
             spec.full_name(),
             info.bench_positions.len(),
             nodes,
             time.as_secs_f64(),
-            nps(nodes, time)
+            nps(nodes, time),
+            median(&mut depths)
         );
         all_nodes += nodes;
         all_time += time;
     }
     println!("{all_nodes} nodes {} nps", nps(all_nodes, all_time));
     Ok(())
+}
+
+fn bench_limits(spec: &GameSpec, args: &BenchArgs) -> Limits {
+    match args.movetime {
+        Some(ms) => Limits::movetime(Duration::from_millis(ms)),
+        None => Limits::depth(args.depth.unwrap_or(spec.info.bench_depth)),
+    }
+}
+
+/// One search by `engine`, and the wall time it took.
+fn timed(
+    engine: &mut dyn AnyEngine,
+    game: &dyn plateau_core::AnyGame,
+    limits: &Limits,
+) -> Result<(Thought, Duration)> {
+    let started = Instant::now();
+    let thought = engine
+        .think(game, limits, &mut |_| {})
+        .map_err(anyhow::Error::msg)?;
+    Ok((thought, started.elapsed()))
+}
+
+/// What the searches at one thread count added up to.
+#[derive(Default)]
+struct Totals {
+    nodes: u64,
+    time: Duration,
+    depths: Vec<u32>,
+}
+
+impl Totals {
+    fn add(&mut self, thought: &Thought, elapsed: Duration) {
+        self.nodes += thought.nodes;
+        self.time += elapsed;
+        self.depths.push(thought.depth);
+    }
+
+    fn nps(&self) -> u64 {
+        nps(self.nodes, self.time)
+    }
+}
+
+/// `bench --threads N`: every position at 1 thread, then at N, fresh engines.
+fn compare(specs: &[GameSpec], choice: &EngineChoice, args: &BenchArgs) -> Result<()> {
+    let n = args.threads;
+    let with_threads = |threads: usize| {
+        let mut choice = *choice;
+        choice.tweaks.threads = Some(threads);
+        choice
+    };
+    let (one, many) = (with_threads(1), with_threads(n));
+    let (mut all_one, mut all_many) = (Totals::default(), Totals::default());
+    for spec in specs {
+        let limits = bench_limits(spec, args);
+        let (mut at_one, mut at_many, mut ratios) =
+            (Totals::default(), Totals::default(), Vec::new());
+        for (i, text) in spec.info.bench_positions.iter().enumerate() {
+            let game = spec.from_text(text)?;
+            let (single, single_time) =
+                timed(spec.engine_with(&one, 0).as_mut(), game.as_ref(), &limits)?;
+            let (multi, multi_time) =
+                timed(spec.engine_with(&many, 0).as_mut(), game.as_ref(), &limits)?;
+            at_one.add(&single, single_time);
+            at_many.add(&multi, multi_time);
+            let label = format!("{} {:>2}", spec.full_name(), i + 1);
+            if args.movetime.is_some() {
+                eprintln!(
+                    "{label}: 1T depth {:>2} nodes {:>11}  {n}T depth {:>2} nodes {:>11}",
+                    single.depth, single.nodes, multi.depth, multi.nodes
+                );
+            } else {
+                let ratio = ratio(multi_time, single_time);
+                ratios.push(ratio);
+                eprintln!(
+                    "{label}: depth {:>2}  1T {:>7.3} s  {n}T {:>7.3} s  ratio {ratio:.2}",
+                    single.depth,
+                    single_time.as_secs_f64(),
+                    multi_time.as_secs_f64(),
+                );
+            }
+        }
+        let count = spec.info.bench_positions.len();
+        if args.movetime.is_some() {
+            println!(
+                "{}: {count} positions, median depth 1T {} {n}T {}, {} nps 1T, {} nps {n}T",
+                spec.full_name(),
+                median(&mut at_one.depths),
+                median(&mut at_many.depths),
+                at_one.nps(),
+                at_many.nps()
+            );
+        } else {
+            ratios.sort_unstable_by(f64::total_cmp);
+            let median_ratio = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
+            println!(
+                "{}: {count} positions, depth {}, 1T {:.3} s {n}T {:.3} s, ratio {:.2}, \
+                 median ratio {median_ratio:.2}, {} nps 1T, {} nps {n}T",
+                spec.full_name(),
+                limits.depth.unwrap_or(0),
+                at_one.time.as_secs_f64(),
+                at_many.time.as_secs_f64(),
+                ratio(at_many.time, at_one.time),
+                at_one.nps(),
+                at_many.nps()
+            );
+        }
+        all_one.nodes += at_one.nodes;
+        all_one.time += at_one.time;
+        all_many.nodes += at_many.nodes;
+        all_many.time += at_many.time;
+    }
+    println!(
+        "{} nodes {} nps; {n} threads: {} nodes {} nps, time ratio {:.2}",
+        all_one.nodes,
+        all_one.nps(),
+        all_many.nodes,
+        all_many.nps(),
+        ratio(all_many.time, all_one.time)
+    );
+    Ok(())
+}
+
+/// `time` over `base` (below 1: faster than the base).
+fn ratio(time: Duration, base: Duration) -> f64 {
+    time.as_secs_f64() / base.as_secs_f64().max(1e-9)
+}
+
+/// The middle value (the upper one of an even count), 0 for none.
+fn median(values: &mut [u32]) -> u32 {
+    values.sort_unstable();
+    values.get(values.len() / 2).copied().unwrap_or(0)
 }
 
 fn nps(nodes: u64, time: Duration) -> u64 {

@@ -1,3 +1,4 @@
+use crate::setup::ThreadsArg;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_games::EngineChoice;
@@ -15,9 +16,9 @@ connects (the initiator: it proposes the games, colours alternating, itself \
 White in the first). Every move is checked with plateau's rules; each engine \
 budgets its own clock. Events go to stderr; each game and the score go to stdout.
 
-Two plateau engines on one machine:
-  plateau dxp --listen 27531 --engine expert
-  plateau dxp --connect 127.0.0.1:27531 --games 4 --minutes 2 --pdn games.pdn
+Two plateau engines on one machine (each with half of, say, 8 cores):
+  plateau dxp --listen 27531 --engine expert --threads 4
+  plateau dxp --connect 127.0.0.1:27531 --games 4 --minutes 2 --threads 4 --pdn games.pdn
 
 See docs/draughts-protocols.md (and for Scan, its scan.ini dxp-* settings).")]
 pub struct DxpArgs {
@@ -51,6 +52,8 @@ pub struct DxpArgs {
     /// Write every game to this PDN file (rewritten after each game).
     #[arg(long)]
     pdn: Option<PathBuf>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Seed for the engine's randomness.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -66,6 +69,7 @@ pub fn run(args: DxpArgs) -> Result<()> {
         config.name = name;
     }
     config.seed = args.seed;
+    config.threads = args.threads.threads;
     config.minutes = args.minutes;
     config.moves = args.moves;
     if let Some(path) = &args.pdn {

@@ -1,3 +1,4 @@
+use crate::setup::ThreadsArg;
 use anyhow::{Result, bail};
 use clap::Args;
 use plateau_games::EngineChoice;
@@ -31,6 +32,8 @@ pub struct EscampeClientArgs {
     /// Games to play on this connection (for an arbiter running several).
     #[arg(long, default_value_t = 1)]
     games: u32,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Seed for the engine's randomness.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -45,6 +48,7 @@ pub fn run(args: EscampeClientArgs) -> Result<()> {
         port: args.port,
         name: args.name,
         engine: EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?,
+        threads: args.threads.threads,
         clock: Duration::from_secs_f64(args.clock),
         games: args.games.max(1),
         seed: args.seed,

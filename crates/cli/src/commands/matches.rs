@@ -22,6 +22,12 @@ difference with its 95% interval, the likelihood of superiority, the draw
 ratio, the pentanomial counts of the game pairs and, with --sprt, the test's
 verdict. docs/arena.md explains every number.
 
+Games run in parallel (--concurrency), so every built-in engine searches on one
+thread, whatever the machine, unless its text asks for more
+(`master,threads=4`, no longer reproducible). External programs keep their own
+defaults; plateau's front-ends use every core, so run them with --threads 1
+(`uai:plateau uai --threads 1`).
+
 Examples:
   plateau match draughts --engine expert --engine seed --games 200 --depth 4
   plateau match draughts --engine weights=tuned.txt --engine expert --sprt 0,10,0.05,0.05
@@ -35,7 +41,8 @@ pub struct MatchArgs {
     game: GameArgs,
     /// The two engines (give --engine twice). Built in: random, seed, or a level
     /// (beginner, medium, strong, expert, master), with options such as
-    /// `master,time=seed` or `master,hash=128`. On weights: `weights=FILE`
+    /// `master,time=seed` or `master,hash=128`; one thread per search unless
+    /// `threads=N` is given. On weights: `weights=FILE`
     /// (a weight file, played by the expert engine; add `,profile=LEVEL` for
     /// another), `gen=RUN:N` (generation N of a `plateau tune` run in directory
     /// RUN, or `RUN:last`). Programs: `uai:COMMAND` (Ataxx engines),

@@ -1,4 +1,4 @@
-use crate::setup::{GameArgs, read_limited};
+use crate::setup::{GameArgs, ThreadsArg, read_limited};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_core::{AnyGame, Side};
@@ -26,9 +26,12 @@ pub struct PlayArgs {
     /// Save the position to this file after every move (reload it with --load).
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Seed for the engines' randomness (same seed, same game at fixed depth).
+    /// Seed for the engines' randomness (same seed, same game at fixed depth;
+    /// with several threads, only at --threads 1).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 enum Player {
@@ -37,16 +40,14 @@ enum Player {
 }
 
 impl Player {
-    fn parse(spec: &GameSpec, text: &str, seed: u64) -> Result<Player> {
+    fn parse(spec: &GameSpec, text: &str, seed: u64, threads: ThreadsArg) -> Result<Player> {
         if text == "human" {
             return Ok(Player::Human);
         }
         match EngineChoice::parse(text) {
-            Ok(choice) => {
-                let mut engine = spec.engine(choice.profile, seed);
-                engine.tweak(&choice.tweaks);
-                Ok(Player::Engine(engine))
-            }
+            Ok(choice) => Ok(Player::Engine(
+                spec.engine_with(&threads.apply(choice), seed),
+            )),
             Err(reason) => bail!("{reason}, or human"),
         }
     }
@@ -61,8 +62,9 @@ pub fn run(args: PlayArgs) -> Result<()> {
         None => spec.new_game(),
     };
     let mut players = [
-        Player::parse(&spec, &args.white, args.seed).context("--white")?,
-        Player::parse(&spec, &args.black, args.seed.wrapping_add(1)).context("--black")?,
+        Player::parse(&spec, &args.white, args.seed, args.threads).context("--white")?,
+        Player::parse(&spec, &args.black, args.seed.wrapping_add(1), args.threads)
+            .context("--black")?,
     ];
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();

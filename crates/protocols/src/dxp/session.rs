@@ -21,6 +21,8 @@ pub struct DxpConfig {
     pub name: String,
     pub engine: EngineChoice,
     pub seed: u64,
+    /// Threads per search (a `threads=` in `engine` wins); 1 unless set.
+    pub threads: usize,
     /// Initiator: the games to propose. Follower: the most it accepts (`None`:
     /// as many as the initiator proposes).
     pub games: Option<u32>,
@@ -46,6 +48,7 @@ impl DxpConfig {
             name: format!("plateau {}", engine.name()),
             engine,
             seed: 0,
+            threads: 1,
             games: None,
             minutes: 5,
             moves: 0,
@@ -235,7 +238,7 @@ impl<'a> Session<'a> {
         Ok(Session {
             role,
             peer: Peer::new(stream).map_err(DxpError::Connection)?,
-            engine: spec.engine_with(&config.engine, config.seed),
+            engine: spec.engine_with(&config.engine.or_threads(config.threads), config.seed),
             spec,
             config,
             log,

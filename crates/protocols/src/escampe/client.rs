@@ -19,6 +19,8 @@ pub struct ClientConfig {
     /// The name line sent first.
     pub name: String,
     pub engine: EngineChoice,
+    /// Threads per search (a `threads=` in `engine` wins).
+    pub threads: usize,
     /// Thinking time per game, as the arbiter counts it.
     pub clock: Duration,
     /// Games to play on this connection before leaving.
@@ -87,7 +89,7 @@ pub fn run_client(
         config.host, config.port, config.name
     ));
 
-    let mut engine = spec.engine_with(&config.engine, config.seed);
+    let mut engine = spec.engine_with(&config.engine.or_threads(config.threads), config.seed);
     let mut finished = Vec::new();
     let mut current: Option<Game> = None;
     while (finished.len() as u32) < config.games {

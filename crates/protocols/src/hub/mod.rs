@@ -6,6 +6,7 @@
 //! GUI -> engine                     engine -> GUI
 //! hub                               id name=plateau version=0.1.0
 //!                                   param name=variant ... / param name=engine ...
+//!                                   param name=threads ... / param name=hash ...
 //!                                   wait
 //! init                              ready
 //! pos pos=Wbbb...www moves="..."
@@ -15,6 +16,10 @@
 //! ping                              pong
 //! bad input                         error message="..."
 //! ```
+//!
+//! `set-param` sets `engine` (a level, with options), `threads` (threads per
+//! search) and `hash` (the transposition table in MB, 0 for none); threads
+//! and table carry over to engines chosen later.
 //!
 //! Moves are written start, end and every captured square (`28x19x23`);
 //! positions are the side to move and 50 letters (`w b W B e`).

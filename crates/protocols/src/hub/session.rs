@@ -9,7 +9,10 @@ use crate::limits::within_level;
 use crate::line::{LineError, read_line};
 use plateau_core::{Erased, Game};
 use plateau_draughts::Draughts;
-use plateau_games::{AnyEngine, EngineChoice, GameSpec, InfoLine, Limits, Profile};
+use plateau_games::{
+    AnyEngine, EngineChoice, GameSpec, InfoLine, Limits, MAX_THREADS, Profile, Tweaks,
+    parse_threads,
+};
 use plateau_search::score;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +27,13 @@ pub struct HubConfig {
     pub engine: EngineChoice,
     /// Seed of the engine's randomness.
     pub seed: u64,
+    /// Threads per search, until the GUI sets the `threads` parameter (a
+    /// `threads=` in `engine` wins).
+    pub threads: usize,
 }
+
+/// Table sizes the `hash` parameter accepts, in MB (0: no table).
+pub const HASH_RANGE: (usize, usize) = (0, 4096);
 
 /// Why a session ended badly (a GUI that quits or closes its end is a normal end).
 #[derive(Debug, thiserror::Error)]
@@ -78,8 +87,15 @@ struct Running {
 
 struct Session {
     spec: GameSpec,
+    /// The profile and its tweaks, less the thread count and table size,
+    /// which are the session's own (the `threads` and `hash` parameters).
     choice: EngineChoice,
     seed: u64,
+    threads: usize,
+    /// The table size the GUI (or `engine`) asked for; `None`: the level's own.
+    hash_mb: Option<usize>,
+    /// The table size of the engine, as `hub` announces it.
+    table_mb: usize,
     /// `None` while a search holds it.
     engine: Option<Box<dyn AnyEngine>>,
     position: Erased<Draughts>,
@@ -101,7 +117,10 @@ pub fn run_hub(
         spec,
         choice: config.engine,
         seed: config.seed,
-        engine: Some(spec.engine_with(&config.engine, config.seed)),
+        threads: config.threads.clamp(1, MAX_THREADS),
+        hash_mb: None,
+        table_mb: 0,
+        engine: None,
         position: Erased::new(spec.full_name(), Draughts::new()),
         level: None,
         forget: false,
@@ -111,6 +130,7 @@ pub fn run_hub(
             broken: Arc::new(AtomicBool::new(false)),
         },
     };
+    session.choose(config.engine);
     let result = loop {
         if session.out.broken.load(Ordering::Relaxed) {
             break Ok(());
@@ -191,7 +211,87 @@ impl Session {
                 ("values", &engines),
             ],
         ));
+        for (name, value, min, max) in [
+            ("threads", self.threads, 1, MAX_THREADS),
+            ("hash", self.table_mb, HASH_RANGE.0, HASH_RANGE.1),
+        ] {
+            let [value, min, max] = [value, min, max].map(|n| n.to_string());
+            self.out.line(&format_line(
+                "param",
+                &[
+                    ("name", name),
+                    ("value", &value),
+                    ("type", "int"),
+                    ("min", &min),
+                    ("max", &max),
+                ],
+            ));
+        }
         self.out.line("wait");
+    }
+
+    /// Plays `choice` from now on: its `threads=` and `hash=`, when it has
+    /// them, become the session's, which the new engine searches with.
+    fn choose(&mut self, mut choice: EngineChoice) {
+        if let Some(threads) = choice.tweaks.threads.take() {
+            self.threads = threads;
+        }
+        if let Some(mb) = choice.tweaks.table_mb.take() {
+            self.hash_mb = Some(mb);
+        }
+        self.choice = choice;
+        self.engine = Some(self.build());
+    }
+
+    /// A fresh engine of the current choice, threads and table.
+    fn build(&mut self) -> Box<dyn AnyEngine> {
+        let mut choice = self.choice;
+        choice.tweaks.threads = Some(self.threads);
+        choice.tweaks.table_mb = self.hash_mb;
+        let engine = self.spec.engine_with(&choice, self.seed);
+        self.table_mb = engine.table_mb();
+        engine
+    }
+
+    /// `threads` or `hash`: a whole number within its range, applied to the
+    /// engine now and to every engine built later.
+    fn set_number(&mut self, name: &str, value: &str) {
+        let number = match name {
+            "threads" => parse_threads(value).map_err(|_| {
+                format!("threads={value}: give a number of threads from 1 to {MAX_THREADS}")
+            }),
+            _ => value
+                .parse::<usize>()
+                .ok()
+                .filter(|mb| (HASH_RANGE.0..=HASH_RANGE.1).contains(mb))
+                .ok_or_else(|| {
+                    format!(
+                        "hash={value}: give a table size from {} to {} MB",
+                        HASH_RANGE.0, HASH_RANGE.1
+                    )
+                }),
+        };
+        let number = match number {
+            Ok(number) => number,
+            Err(reason) => return self.out.error(&reason),
+        };
+        if self.running.is_some() {
+            return self.out.error(&format!(
+                "{name} cannot change during a search; send stop first"
+            ));
+        }
+        let mut tweaks = Tweaks::default();
+        if name == "threads" {
+            self.threads = number;
+            tweaks.threads = Some(number);
+        } else {
+            self.hash_mb = Some(number);
+            self.table_mb = number;
+            tweaks.table_mb = Some(number);
+        }
+        if let Some(engine) = self.engine.as_mut() {
+            engine.tweak(&tweaks);
+        }
     }
 
     fn set_param(&mut self, name: &str, value: &str) {
@@ -210,11 +310,11 @@ impl Session {
                         .out
                         .error("the engine cannot change during a search; send stop first");
                 }
-                self.choice = choice;
-                self.engine = Some(self.spec.engine_with(&choice, self.seed));
+                self.choose(choice);
             }
+            "threads" | "hash" => self.set_number(name, value),
             other => self.out.error(&format!(
-                "unknown parameter {other:?}; the parameters are variant and engine"
+                "unknown parameter {other:?}; the parameters are variant, engine, threads and hash"
             )),
         }
     }
@@ -323,7 +423,7 @@ impl Session {
             }
             Err(_) => {
                 self.out.error("the search failed; a new engine takes over");
-                self.engine = Some(self.spec.engine_with(&self.choice, self.seed));
+                self.engine = Some(self.build());
             }
         }
     }

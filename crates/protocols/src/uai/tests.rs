@@ -19,10 +19,15 @@ impl Write for Shared {
 }
 
 fn session(input: &str) -> Vec<String> {
+    session_with("expert", 1, input)
+}
+
+fn session_with(engine: &str, threads: usize, input: &str) -> Vec<String> {
     let out = Shared::default();
     let config = UaiConfig {
-        engine: EngineChoice::parse("expert").unwrap(),
+        engine: EngineChoice::parse(engine).unwrap(),
         seed: 1,
+        threads,
     };
     run_uai(&config, Cursor::new(input.as_bytes().to_vec()), out.clone()).unwrap();
     let bytes = out.0.lock().unwrap().clone();
@@ -78,6 +83,83 @@ fn the_handshake_names_the_engine_and_its_options() {
     let ok = lines.iter().position(|l| l == "uaiok").unwrap();
     assert_eq!(lines[ok + 1], "readyok");
     assert!(errors(&lines).is_empty());
+}
+
+#[test]
+fn the_threads_option_announces_the_configured_count_and_can_change() {
+    let lines = session_with("expert", 3, "uai\n");
+    let threads = format!("option name Threads type spin default 3 min 1 max {MAX_THREADS}");
+    assert!(lines.contains(&threads), "{lines:?}");
+    // A `threads=` in the engine text wins over the configured count.
+    let lines = session_with("expert,threads=2", 3, "uai\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name Threads type spin default 2 ")),
+        "{lines:?}"
+    );
+
+    let lines = session(
+        "setoption name Threads value 2\n\
+         position startpos moves g2\n\
+         go depth 4\n",
+    );
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(legal_after("ataxx", None, "g2").contains(&best[0].to_string()));
+}
+
+#[test]
+fn bad_thread_counts_are_refused_and_the_engine_still_plays() {
+    let lines = session(
+        "setoption name Threads value 0\n\
+         setoption name Threads value x\n\
+         setoption name Threads value 100000\n\
+         setoption name Threads\n\
+         position startpos\n\
+         go depth 3\n",
+    );
+    let errors = errors(&lines);
+    assert_eq!(errors.len(), 4, "{lines:?}");
+    assert!(errors[0].contains("Threads: \"0\""), "{}", errors[0]);
+    assert!(errors[1].contains("Threads: \"x\""), "{}", errors[1]);
+    assert!(errors[2].contains(&format!("from 1 to {MAX_THREADS}")));
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert!(legal_after("ataxx", None, "").contains(&best[0].to_string()));
+}
+
+#[test]
+fn the_engine_searches_with_the_sessions_threads_and_table() {
+    let config = UaiConfig {
+        engine: EngineChoice::parse("expert").unwrap(),
+        seed: 1,
+        threads: 3,
+    };
+    let spec = variant_spec(ATAXX).unwrap();
+    let mut session = Session {
+        out: Out(Arc::new(Mutex::new(Box::new(Shared::default())))),
+        config: config.clone(),
+        spec,
+        game: spec.new_game(),
+        engine: None,
+        running: None,
+        profile: config.engine.profile,
+        hash_mb: 32,
+        threads: 3,
+    };
+    let engine = session.engine();
+    assert_eq!((engine.threads(), engine.table_mb()), (3, 32));
+    session.engine = Some(engine);
+    session.set_option("Threads", Some("2")).unwrap();
+    session.set_option("Hash", Some("8")).unwrap();
+    let engine = session.engine();
+    assert_eq!((engine.threads(), engine.table_mb()), (2, 8));
+    // Refused values leave the engine as it was.
+    session.engine = Some(engine);
+    assert!(session.set_option("Threads", Some("0")).is_err());
+    assert_eq!(session.engine().threads(), 2);
 }
 
 #[test]
