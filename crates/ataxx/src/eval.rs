@@ -267,7 +267,10 @@ mod tests {
         assert_eq!(AtaxxEval::standard_virus().evaluate(&virus), 0);
         // Ataxx's weights give the side to move its tempo and nothing else.
         let start = crate::Ataxx::new();
-        assert_eq!(AtaxxEval::standard().evaluate(&start), DEFAULT_WEIGHTS[TEMPO] as i32);
+        assert_eq!(
+            AtaxxEval::standard().evaluate(&start),
+            DEFAULT_WEIGHTS[TEMPO] as i32
+        );
         let white_to_move = crate::Ataxx::from_text("x5o/7/7/7/7/7/o5x o 0 1").unwrap();
         assert_eq!(
             AtaxxEval::standard().evaluate(&white_to_move),

@@ -426,3 +426,88 @@ fn a_follower_with_a_game_limit_and_a_setup_position() {
     assert_eq!(records[0].reason, "the peer resigned");
     assert_eq!(records[0].start.to_text(), position.to_text());
 }
+
+/// A legal move for `board` after which the other side has no capture.
+fn a_safe_move(board: &Draughts) -> plateau_draughts::Move {
+    let mut ours = plateau_core::MoveList::new();
+    board.legal_moves(&mut ours);
+    ours.iter()
+        .copied()
+        .find(|&mv| {
+            let mut after = board.clone();
+            after.play(mv);
+            let mut theirs = plateau_core::MoveList::new();
+            after.legal_moves(&mut theirs);
+            theirs.iter().all(|reply| reply.captured().next().is_none())
+        })
+        .unwrap_or_else(|| panic!("no move gives nothing away in {}", board.to_text()))
+}
+
+#[test]
+fn a_draw_by_rule_after_our_move_is_claimed_not_played_on() {
+    // King against king is drawn after 5 moves each (FMJD 6.5). The peer,
+    // Black, moves first, so the follower's fifth move completes the count.
+    // A peer that plays on (Moby Dam does) gets a draw claim naming the rule,
+    // not an "illegal move" and a game without result.
+    let (listener, port) = listener();
+    let follower = follower(listener, config("follower", "medium", Some(1)));
+    let mut peer = Raw::new(TcpStream::connect(("127.0.0.1", port)).unwrap());
+    let position = Draughts::from_text("B:WK46:BK3").unwrap();
+    let squares = plateau_protocols::draughts_wire::squares_text(
+        &position,
+        &plateau_protocols::draughts_wire::DXP,
+    );
+    peer.send(format!("R01{:<32}W001000BZ{squares}\0", "raw").as_bytes());
+    assert_eq!(peer.receive(), format!("A{:<32}0\0", "follower").as_bytes());
+    let mut board = position.clone();
+    let mut replies = 0;
+    let chat = loop {
+        let mv = a_safe_move(&board);
+        let message = Message::Move(MoveMessage {
+            seconds: 0,
+            from: mv.from().number(),
+            to: mv.to().number(),
+            captured: Vec::new(),
+        });
+        peer.send(&message.encode());
+        board.play(mv);
+        let reply = text(&peer.receive());
+        match Message::decode(&reply).unwrap() {
+            Message::Move(mv) => {
+                board.play(move_from_fields(&board, mv.from, mv.to, &mv.captured).unwrap());
+                replies += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+        if board.outcome().is_some() {
+            // Play on as Moby Dam does: a king move the draw rule forbids.
+            let mv = a_safe_move(&board.clone().with_draw_rules(false));
+            let message = Message::Move(MoveMessage {
+                seconds: 0,
+                from: mv.from().number(),
+                to: mv.to().number(),
+                captured: Vec::new(),
+            });
+            peer.send(&message.encode());
+            let reply = text(&peer.receive());
+            let Message::Chat(chat) = Message::decode(&reply).unwrap() else {
+                panic!("expected the draw claim's explanation: {reply}");
+            };
+            break chat;
+        }
+    };
+    assert_eq!(replies, 5);
+    assert!(chat.contains("5 moves each"), "{chat}");
+    assert_eq!(
+        Message::decode(&text(&peer.receive())).unwrap(),
+        Message::GameEnd {
+            reason: plateau_protocols::dxp::wire::EndReason::Draw,
+            stop: true,
+        }
+    );
+    peer.send(b"E01\0");
+    let (records, _) = follower.join();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].result, PdnResult::Draw);
+    assert_eq!(records[0].moves.len(), 10);
+}
