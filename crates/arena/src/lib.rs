@@ -8,13 +8,14 @@
 //!   pentanomial), LOS, and the SPRT, with cutechess's and fastchess's formulas;
 //! - [`tune`]: the draughts seed's evolutionary algorithm for any game's
 //!   features, with every generation stored and playable;
-//! - [`weights`]: the weight file format.
+//! - [`weights`]: the weight file format;
+//! - [`pool`]: independent jobs on a few threads, results in job order.
 
 pub mod external;
 mod game;
 pub mod openings;
 mod player;
-mod pool;
+pub mod pool;
 pub mod record;
 mod runner;
 pub mod sprt;

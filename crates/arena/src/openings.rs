@@ -160,7 +160,7 @@ pub fn draw_openings(
 }
 
 /// Random legal plies from the start, redrawn while the game ends within them.
-fn draw_one(spec: &GameSpec, plies: u32, rng: &mut Rng) -> Result<Opening, String> {
+pub fn draw_one(spec: &GameSpec, plies: u32, rng: &mut Rng) -> Result<Opening, String> {
     for _attempt in 0..200 {
         let mut game = spec.new_game();
         for _ in 0..plies {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Runs jobs `0..count` on `workers` threads. `done(index, &result)` is called
 /// (one call at a time) as each job finishes; when it returns `false` no new
 /// job starts, the running ones finish, and the jobs never started stay `None`.
-pub(crate) fn run_jobs<T: Send>(
+pub fn run_jobs<T: Send>(
     count: usize,
     workers: usize,
     job: impl Fn(usize) -> T + Sync,
@@ -19,7 +19,7 @@ pub(crate) fn run_jobs<T: Send>(
 
 /// [`run_jobs`] where each worker keeps a state of its own from job to job
 /// (`init` makes it): engines reused from game to game.
-pub(crate) fn run_jobs_with<S, T: Send>(
+pub fn run_jobs_with<S, T: Send>(
     count: usize,
     workers: usize,
     init: impl Fn() -> S + Sync,

@@ -38,6 +38,10 @@ enum Command {
     Match(commands::matches::MatchArgs),
     /// Tune a game's evaluation weights (the seed's evolutionary algorithm).
     Tune(commands::tune::TuneArgs),
+    /// Write training positions from self-play (for learned evaluations).
+    Datagen(commands::datagen::DatagenArgs),
+    /// Inspect, merge and shuffle training-data files.
+    Data(commands::datagen::DataArgs),
     /// Solve a small position exactly: its value under perfect play and a best move.
     ///
     /// Prints the value from both sides, a move that keeps it and a line of
@@ -84,6 +88,8 @@ fn main() -> ExitCode {
         Command::EscampeArbiter(args) => commands::escampe_arbiter::run(args),
         Command::Hub(args) => commands::hub::run(args),
         Command::Dxp(args) => commands::dxp::run(args),
+        Command::Datagen(args) => commands::datagen::run(args),
+        Command::Data(args) => commands::datagen::run_data(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Uai(args) => commands::uai::run(args),
     };

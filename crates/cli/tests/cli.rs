@@ -395,3 +395,88 @@ fn bench_with_threads_compares_one_thread_with_n() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("threads="), "{}", stderr(&out));
 }
+
+#[test]
+fn datagen_writes_continues_and_describes_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("virus.data");
+    let out_text = out.to_str().unwrap();
+    let run = |games: &str| {
+        plateau(&[
+            "datagen",
+            "virus/5x5",
+            "--games",
+            games,
+            "--nodes",
+            "200",
+            "--threads",
+            "2",
+            "--out",
+            out_text,
+            "--seed",
+            "4",
+        ])
+    };
+    let first = run("2");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stdout(&first).contains(": 2 games,"), "{}", stdout(&first));
+    let second = run("4");
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("continuing") && stderr(&second).contains("holds 2 games"),
+        "{}",
+        stderr(&second)
+    );
+    assert!(
+        stdout(&second).contains(": 4 games,"),
+        "{}",
+        stdout(&second)
+    );
+    let again = run("4");
+    assert!(
+        stdout(&again).contains("nothing to do"),
+        "{}",
+        stdout(&again)
+    );
+
+    let info = plateau(&["data", "info", out_text]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    assert!(
+        stdout(&info).contains("virus/5x5, 4 games"),
+        "{}",
+        stdout(&info)
+    );
+
+    // Another game's file is not continued, and says why.
+    let wrong = plateau(&[
+        "datagen", "ataxx", "--games", "1", "--nodes", "100", "--out", out_text,
+    ]);
+    assert!(!wrong.status.success());
+    assert!(
+        stderr(&wrong).contains("holds virus/5x5 positions, not ataxx"),
+        "{}",
+        stderr(&wrong)
+    );
+
+    let merged = dir.path().join("merged.data");
+    let merge = plateau(&[
+        "data",
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        "--shuffle",
+        out_text,
+    ]);
+    assert!(merge.status.success(), "{}", stderr(&merge));
+    assert!(stdout(&merge).contains("shuffled"), "{}", stdout(&merge));
+
+    let text = dir.path().join("not-data.txt");
+    std::fs::write(&text, "hello").unwrap();
+    let bad = plateau(&["data", "info", text.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("not a plateau training-data file"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -31,6 +31,10 @@ pub trait AnyGame: Send + Sync {
     /// A picture of the board for a terminal.
     fn board(&self) -> String;
     fn outcome(&self) -> Option<Outcome>;
+    /// Whether the side to move has no noisy move (capture, ejection) to
+    /// make: the positions whose static score a learned evaluation can be
+    /// taught from, with nothing about to change hands.
+    fn is_quiet(&self) -> bool;
     /// The game's record in its standard format, ending with `result` (which
     /// may differ from the rules' outcome: a resignation, a timeout).
     fn record(&self, result: Option<Verdict<'_>>) -> String;
@@ -146,6 +150,12 @@ impl<G: Game> AnyGame for Erased<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.game.outcome()
+    }
+
+    fn is_quiet(&self) -> bool {
+        let mut noisy = MoveList::new();
+        self.game.noisy_moves(&mut noisy);
+        noisy.is_empty()
     }
 
     fn record(&self, result: Option<Verdict<'_>>) -> String {

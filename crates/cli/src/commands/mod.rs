@@ -1,5 +1,6 @@
 pub mod analyze;
 pub mod bench;
+pub mod datagen;
 pub mod dxp;
 pub mod escampe_arbiter;
 pub mod escampe_client;

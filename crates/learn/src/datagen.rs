@@ -1,0 +1,223 @@
+//! Self-play at a fixed node budget, writing the positions a learned
+//! evaluation is trained on.
+//!
+//! Each game opens with random legal plies (variety), then one engine plays
+//! both sides, searching a fixed number of nodes per move on one thread. The
+//! positions it searched are kept when they are quiet (the side to move has no
+//! capture or ejection to make) and not already decided (the search found no
+//! forced result), each with the search's score and, once the game is over,
+//! its result for the side to move. Game `i` depends only on the seed and `i`,
+//! and games are written in their order, so a run is the same whatever the
+//! number of threads, and a stopped run resumes where it stopped.
+
+use crate::data::{DataError, DataWriter, GameResult, Sample};
+use plateau_arena::openings::draw_one;
+use plateau_arena::pool::run_jobs_with;
+use plateau_core::{Outcome, Rng, splitmix64};
+use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What a self-play run does.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    pub spec: GameSpec,
+    /// The engine that plays both sides (`master` by default, one thread).
+    pub engine: EngineChoice,
+    /// Games the file holds when the run is done (those already in it count).
+    pub games: u64,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    /// Games played at once.
+    pub threads: usize,
+    pub seed: u64,
+    /// Random legal plies that open each game.
+    pub random_plies: u32,
+    /// A game still going after this many plies is scored a draw.
+    pub max_plies: u32,
+}
+
+/// One self-play game's training positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSamples {
+    pub samples: Vec<Sample>,
+    pub outcome: Outcome,
+    pub plies: usize,
+}
+
+/// How far a run has come.
+#[derive(Clone, Copy, Debug)]
+pub struct DatagenProgress {
+    /// Games in the file, those from earlier runs included.
+    pub games: u64,
+    pub total: u64,
+    /// Positions in the file.
+    pub samples: u64,
+    /// Games and positions added by this run.
+    pub new_games: u64,
+    pub new_samples: u64,
+    pub elapsed: Duration,
+}
+
+/// The seed of game `index`: independent of the threads and of earlier games.
+fn game_seed(seed: u64, index: u64) -> u64 {
+    splitmix64(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)).1
+}
+
+/// The result for the side to move `side`.
+fn result_for(outcome: &Outcome, side: plateau_core::Side) -> GameResult {
+    match outcome.winner {
+        None => GameResult::Draw,
+        Some(winner) if winner == side => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    }
+}
+
+/// The engine of a run, on one thread unless its text asks for more.
+pub fn build_engine(config: &DatagenConfig, seed: u64) -> Box<dyn AnyEngine> {
+    config.spec.engine_with(&config.engine.or_threads(1), seed)
+}
+
+/// Plays self-play game `index` of a run. `engine` is reset first (fresh
+/// randomness, empty table), so that the game does not depend on what the
+/// engine played before.
+pub fn play_game(
+    config: &DatagenConfig,
+    engine: &mut Box<dyn AnyEngine>,
+    index: u64,
+) -> Result<GameSamples, String> {
+    let seed = game_seed(config.seed, index);
+    let mut rng = Rng::new(seed);
+    let mut game = draw_one(&config.spec, config.random_plies, &mut rng)?.build(&config.spec)?;
+    if !engine.restart(seed) {
+        *engine = build_engine(config, seed);
+    }
+    engine.new_game();
+    let limits = Limits::nodes(config.nodes);
+    let mut kept: Vec<(Sample, plateau_core::Side)> = Vec::new();
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break outcome;
+        }
+        if game.history().len() >= config.max_plies as usize {
+            break Outcome::draw("ply cap");
+        }
+        let thought = engine.think(game.as_ref(), &limits, &mut |_| {})?;
+        if game.is_quiet() && !plateau_search::score::is_decisive(thought.score) {
+            let score = thought.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            kept.push((
+                Sample {
+                    position: game.to_text(),
+                    score,
+                    result: GameResult::Draw,
+                    ply: game.history().len().min(usize::from(u16::MAX)) as u16,
+                },
+                game.side_to_move(),
+            ));
+        }
+        game.play(&thought.best)
+            .map_err(|err| format!("the engine played an illegal move: {err}"))?;
+    };
+    let samples = kept
+        .into_iter()
+        .map(|(sample, side)| Sample {
+            result: result_for(&outcome, side),
+            ..sample
+        })
+        .collect();
+    Ok(GameSamples {
+        samples,
+        outcome,
+        plies: game.history().len(),
+    })
+}
+
+/// Writes finished games in their order, whichever finishes first.
+struct OrderedSink<'w, P> {
+    writer: &'w mut DataWriter,
+    next: u64,
+    pending: BTreeMap<u64, GameSamples>,
+    error: Option<String>,
+    started: Instant,
+    first_index: u64,
+    first_samples: u64,
+    total: u64,
+    progress: P,
+}
+
+impl<P: FnMut(&DatagenProgress)> OrderedSink<'_, P> {
+    fn accept(&mut self, index: u64, game: Result<GameSamples, String>) {
+        if self.error.is_some() {
+            return;
+        }
+        match game {
+            Err(err) => self.error = Some(format!("game {}: {err}", index + 1)),
+            Ok(game) => {
+                self.pending.insert(index, game);
+            }
+        }
+        while let Some(game) = self.pending.remove(&self.next) {
+            if let Err(err) = self.writer.write_block(&game.samples) {
+                self.error = Some(err.to_string());
+                return;
+            }
+            self.next += 1;
+        }
+        let status = self.status();
+        (self.progress)(&status);
+    }
+
+    fn status(&self) -> DatagenProgress {
+        DatagenProgress {
+            games: self.writer.blocks(),
+            total: self.total,
+            samples: self.writer.samples(),
+            new_games: self.writer.blocks() - self.first_index,
+            new_samples: self.writer.samples() - self.first_samples,
+            elapsed: self.started.elapsed(),
+        }
+    }
+}
+
+/// Plays games `writer.blocks()..config.games` and writes them to `writer`.
+/// `progress` is called after each game. Returns where the run ended.
+pub fn run(
+    config: &DatagenConfig,
+    writer: &mut DataWriter,
+    progress: impl FnMut(&DatagenProgress) + Send,
+) -> Result<DatagenProgress, DataError> {
+    let first = writer.blocks();
+    let count = config.games.saturating_sub(first);
+    let sink = Mutex::new(OrderedSink {
+        first_samples: writer.samples(),
+        writer,
+        next: first,
+        pending: BTreeMap::new(),
+        error: None,
+        started: Instant::now(),
+        first_index: first,
+        total: config.games,
+        progress,
+    });
+    run_jobs_with(
+        count as usize,
+        config.threads.max(1),
+        || build_engine(config, config.seed),
+        |engine, job| {
+            let index = first + job as u64;
+            let game = play_game(config, engine, index);
+            let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+            sink.accept(index, game);
+        },
+        |_, _| {
+            let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+            sink.error.is_none()
+        },
+    );
+    let sink = sink.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(what) = sink.error {
+        return Err(DataError::Invalid { what });
+    }
+    Ok(sink.status())
+}

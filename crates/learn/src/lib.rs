@@ -1,0 +1,14 @@
+//! plateau-learn: teaching evaluations from self-play.
+//!
+//! - [`data`]: the training-data file (positions, search scores, results),
+//!   versioned, resumable, readable block by block;
+//! - [`datagen`]: self-play at a fixed node budget that writes it;
+//! - [`merge`]: several runs into one file, shuffled.
+
+pub mod data;
+pub mod datagen;
+pub mod merge;
+
+pub use data::{DataError, DataReader, DataWriter, GameResult, Header, Layout, Sample};
+pub use datagen::{DatagenConfig, DatagenProgress, GameSamples};
+pub use merge::{MergeSummary, merge};

@@ -1,0 +1,94 @@
+//! Several data files into one, optionally shuffled: what a trainer reads.
+
+use crate::data::{DataError, DataReader, DataWriter, Header, Layout, Sample};
+use plateau_core::Rng;
+use std::path::{Path, PathBuf};
+
+/// Samples per block of a merged file.
+pub const MERGED_BLOCK: usize = 1 << 16;
+
+/// What a merge wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeSummary {
+    pub game: String,
+    pub files: usize,
+    pub samples: u64,
+    /// Positions seen more than once and dropped (with `dedup`).
+    pub duplicates: u64,
+}
+
+/// Reads `inputs` (all of one game, none cut short) and writes their samples
+/// to `output`: shuffled with `shuffle = Some(seed)`, each position kept once
+/// with `dedup` (its first sample). The output may not be one of the inputs.
+pub fn merge(
+    inputs: &[PathBuf],
+    output: &Path,
+    shuffle: Option<u64>,
+    dedup: bool,
+) -> Result<MergeSummary, DataError> {
+    let Some(first) = inputs.first() else {
+        return Err(DataError::Invalid {
+            what: "no input file to merge".into(),
+        });
+    };
+    for input in inputs {
+        if same_file(input, output) {
+            return Err(DataError::Invalid {
+                what: format!(
+                    "{} is both an input and the output; write the merge to a new file",
+                    output.display()
+                ),
+            });
+        }
+    }
+    let game = DataReader::open(first)?.header().game.clone();
+    let mut samples: Vec<Sample> = Vec::new();
+    for input in inputs {
+        let mut reader = DataReader::open(input)?;
+        if reader.header().game != game {
+            return Err(DataError::WrongGame {
+                path: input.clone(),
+                found: reader.header().game.clone(),
+                wanted: game,
+            });
+        }
+        while let Some(block) = reader.next_block()? {
+            samples.extend(block);
+        }
+    }
+    let mut duplicates = 0;
+    if dedup {
+        let mut seen = std::collections::HashSet::new();
+        let before = samples.len();
+        samples.retain(|sample| seen.insert(sample.position.clone()));
+        duplicates = (before - samples.len()) as u64;
+    }
+    if let Some(seed) = shuffle {
+        let mut rng = Rng::new(seed);
+        for i in (1..samples.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            samples.swap(i, j);
+        }
+    }
+    let header = Header {
+        game: game.clone(),
+        layout: Layout::Mixed,
+    };
+    let mut writer = DataWriter::create(output, &header)?;
+    for block in samples.chunks(MERGED_BLOCK) {
+        writer.write_block(block)?;
+    }
+    Ok(MergeSummary {
+        game,
+        files: inputs.len(),
+        samples: samples.len() as u64,
+        duplicates,
+    })
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

@@ -1,0 +1,150 @@
+//! Self-play data: deterministic for a seed, resumable, and made of quiet,
+//! undecided positions of the right game with results that agree with the
+//! game's end.
+
+use plateau_games::{EngineChoice, GAMES, GameSpec};
+use plateau_learn::data::{read_all, scan};
+use plateau_learn::datagen::{self, DatagenConfig, build_engine, play_game};
+use plateau_learn::{DataReader, DataWriter, GameResult, Header, Layout, merge};
+use std::path::Path;
+
+fn config(game: &str, games: u64, threads: usize, seed: u64) -> DatagenConfig {
+    let spec = GameSpec::lookup(game, None).unwrap();
+    DatagenConfig {
+        spec,
+        engine: EngineChoice::parse("master,hash=1").unwrap(),
+        games,
+        nodes: 300,
+        threads,
+        seed,
+        random_plies: spec.info.opening_plies + 4,
+        max_plies: 300,
+    }
+}
+
+fn generate(path: &Path, config: &DatagenConfig) {
+    let header = Header {
+        game: config.spec.full_name(),
+        layout: Layout::Games,
+    };
+    let mut writer = if path.exists() {
+        DataWriter::append(path, &header.game).unwrap().0
+    } else {
+        DataWriter::create(path, &header).unwrap()
+    };
+    datagen::run(config, &mut writer, |_| {}).unwrap();
+}
+
+#[test]
+fn a_seed_gives_the_same_file_whatever_the_threads_and_interruptions() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.data");
+    let two = dir.path().join("two.data");
+    generate(&one, &config("virus/5x5", 6, 1, 9));
+    generate(&two, &config("virus/5x5", 2, 2, 9));
+    generate(&two, &config("virus/5x5", 6, 2, 9));
+    let bytes = std::fs::read(&one).unwrap();
+    assert_eq!(bytes, std::fs::read(&two).unwrap());
+    let contents = scan(&one).unwrap();
+    assert_eq!(contents.blocks, 6);
+    assert!(contents.samples > 20, "{contents:?}");
+
+    let other = dir.path().join("other.data");
+    generate(&other, &config("virus/5x5", 6, 1, 10));
+    assert_ne!(bytes, std::fs::read(&other).unwrap());
+}
+
+#[test]
+fn every_game_yields_quiet_undecided_positions_with_consistent_results() {
+    for &info in GAMES {
+        let config = config(info.name, 1, 1, 4);
+        let mut engine = build_engine(&config, 1);
+        let game = play_game(&config, &mut engine, 0).unwrap();
+        assert!(!game.samples.is_empty(), "{}: no position kept", info.name);
+        for sample in &game.samples {
+            let position = config
+                .spec
+                .from_text(&sample.position)
+                .unwrap_or_else(|err| panic!("{}: {err}", info.name));
+            assert!(position.outcome().is_none(), "{}", sample.position);
+            assert!(position.is_quiet(), "{}: not quiet", sample.position);
+            let expected = match game.outcome.winner {
+                None => GameResult::Draw,
+                Some(winner) if winner == position.side_to_move() => GameResult::Win,
+                Some(_) => GameResult::Loss,
+            };
+            assert_eq!(sample.result, expected, "{}", sample.position);
+            assert!(usize::from(sample.ply) < game.plies);
+        }
+        // Plies increase along the game.
+        assert!(game.samples.windows(2).all(|w| w[0].ply < w[1].ply));
+    }
+}
+
+#[test]
+fn a_lost_position_scores_low_for_its_side() {
+    // Over a few games, positions of the side that went on to win score
+    // higher on average than those of the side that lost.
+    let config = config("ataxx", 4, 2, 3);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ataxx.data");
+    generate(&path, &config);
+    let (header, samples) = read_all(&path).unwrap();
+    assert_eq!(header.game, "ataxx");
+    let mean = |result: GameResult| {
+        let scores: Vec<f64> = samples
+            .iter()
+            .filter(|s| s.result == result)
+            .map(|s| f64::from(s.score))
+            .collect();
+        scores.iter().sum::<f64>() / scores.len().max(1) as f64
+    };
+    assert!(
+        mean(GameResult::Win) > mean(GameResult::Loss) + 50.0,
+        "wins {} losses {}",
+        mean(GameResult::Win),
+        mean(GameResult::Loss)
+    );
+}
+
+#[test]
+fn merging_shuffles_deduplicates_and_refuses_mixed_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.data");
+    let b = dir.path().join("b.data");
+    let c = dir.path().join("c.data");
+    generate(&a, &config("virus/5x5", 3, 1, 1));
+    generate(&b, &config("virus/5x5", 3, 1, 2));
+    generate(&c, &config("ataxx", 1, 1, 2));
+    let merged = dir.path().join("merged.data");
+    let summary = merge(&[a.clone(), b.clone()], &merged, Some(5), false).unwrap();
+    let (_, first) = read_all(&a).unwrap();
+    let (_, second) = read_all(&b).unwrap();
+    assert_eq!(summary.samples as usize, first.len() + second.len());
+    let (header, all) = read_all(&merged).unwrap();
+    assert_eq!(header.layout, Layout::Mixed);
+    let mut expected: Vec<_> = first.iter().chain(&second).cloned().collect();
+    assert_ne!(all, expected, "not shuffled");
+    let mut sorted = all.clone();
+    sorted.sort_by(|x, y| (&x.position, x.ply).cmp(&(&y.position, y.ply)));
+    expected.sort_by(|x, y| (&x.position, x.ply).cmp(&(&y.position, y.ply)));
+    assert_eq!(sorted, expected);
+
+    let twice = dir.path().join("twice.data");
+    let summary = merge(&[a.clone(), a.clone()], &twice, None, true).unwrap();
+    assert_eq!(summary.samples as usize, {
+        let mut set = std::collections::HashSet::new();
+        first.iter().filter(|s| set.insert(&s.position)).count()
+    });
+    assert!(summary.duplicates >= first.len() as u64);
+
+    let err = merge(&[a.clone(), c], &twice, None, false).unwrap_err();
+    assert!(err.to_string().contains("holds ataxx positions"), "{err}");
+    let err = merge(std::slice::from_ref(&a), &a, None, false).unwrap_err();
+    assert!(
+        err.to_string().contains("both an input and the output"),
+        "{err}"
+    );
+    // The refused merge left the input whole.
+    assert_eq!(DataReader::open(&a).unwrap().header().game, "virus/5x5");
+}
