@@ -5,8 +5,10 @@
 use crate::external::{ExternalError, ExternalOptions, HubEngine, Protocol, UaiEngine};
 use crate::weights::read_weights;
 use plateau_core::AnyGame;
+use plateau_core::net::Network;
 use plateau_games::{AnyEngine, EngineChoice, GameSpec, Level, Limits, Profile};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -81,6 +83,12 @@ pub enum EngineSpec {
         weights: Vec<f32>,
         choice: EngineChoice,
     },
+    /// A profile evaluating with a network: `master,net=FILE`.
+    Network {
+        label: String,
+        net: Arc<Network>,
+        choice: EngineChoice,
+    },
     /// An engine program: `uai:CMD`, `hub:CMD`.
     External {
         protocol: Protocol,
@@ -101,6 +109,8 @@ impl EngineSpec {
     ///   on the weights of a weight file;
     /// - `gen=RUN:N[,...]`: the champion of generation `N` (or `last`) of the
     ///   tuning run in directory `RUN`;
+    /// - `PROFILE,net=FILE[,...]`: the profile (default `master`) evaluating
+    ///   with the network in FILE (`plateau train` writes them);
     /// - `uai:CMD` (Ataxx), `hub:CMD` (draughts): an engine program.
     pub fn parse(text: &str, spec: &GameSpec) -> Result<EngineSpec, String> {
         let text = text.trim();
@@ -118,6 +128,16 @@ impl EngineSpec {
                     protocol,
                     command: crate::external::split_command(command)?,
                     label: text.to_string(),
+                });
+            }
+        }
+        if text.split(',').any(|part| part.trim().starts_with("net=")) {
+            let engine = spec.parse_engine(text)?;
+            if let Some(file) = engine.net {
+                return Ok(EngineSpec::Network {
+                    label: format!("net={}", file.path),
+                    net: file.net,
+                    choice: engine.choice,
                 });
             }
         }
@@ -156,6 +176,9 @@ impl EngineSpec {
                     format!("{label}({})", choice.name())
                 }
             }
+            EngineSpec::Network { label, choice, .. } => {
+                format!("{}({label})", choice.name())
+            }
             EngineSpec::External { label, .. } => label.clone(),
         }
     }
@@ -178,6 +201,15 @@ impl EngineSpec {
             } => {
                 let mut engine = spec
                     .engine_with_weights(weights, choice.profile, seed)
+                    .map_err(PlayerError::Engine)?;
+                if choice.tweaks != Default::default() {
+                    engine.tweak(&choice.tweaks);
+                }
+                Box::new(Builtin(engine))
+            }
+            EngineSpec::Network { net, choice, .. } => {
+                let mut engine = spec
+                    .engine_with_network(Arc::clone(net), choice.profile, seed)
                     .map_err(PlayerError::Engine)?;
                 if choice.tweaks != Default::default() {
                     engine.tweak(&choice.tweaks);

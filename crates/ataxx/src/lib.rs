@@ -29,6 +29,7 @@ mod bits;
 mod board;
 mod display;
 pub mod eval;
+pub mod inputs;
 mod moves;
 mod notation;
 #[doc(hidden)]

@@ -42,6 +42,8 @@ enum Command {
     Datagen(commands::datagen::DatagenArgs),
     /// Inspect, merge and shuffle training-data files.
     Data(commands::datagen::DataArgs),
+    /// Train a network evaluation on self-play data.
+    Train(commands::train::TrainArgs),
     /// Solve a small position exactly: its value under perfect play and a best move.
     ///
     /// Prints the value from both sides, a move that keeps it and a line of
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Dxp(args) => commands::dxp::run(args),
         Command::Datagen(args) => commands::datagen::run(args),
         Command::Data(args) => commands::datagen::run_data(args),
+        Command::Train(args) => commands::train::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Uai(args) => commands::uai::run(args),
     };

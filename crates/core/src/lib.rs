@@ -6,6 +6,8 @@
 //! - [`perft`] and [`divide`] to check move generators against reference counts;
 //! - [`invariants`]: the random-playout checks every game's tests run;
 //! - [`Evaluator`], [`Features`], [`Linear`]: how search asks a game for scores;
+//! - [`net`]: learned evaluations: network inputs, the quantised network and
+//!   the game that keeps its accumulators up to date;
 //! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys;
 //! - [`save`]: the save file of games whose draw rules remember past positions.
 
@@ -15,6 +17,7 @@ pub mod eval;
 mod game;
 pub mod invariants;
 mod move_list;
+pub mod net;
 mod outcome;
 pub mod perft;
 mod rng;

@@ -72,4 +72,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
+    net: None,
 };

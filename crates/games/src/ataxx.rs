@@ -3,7 +3,9 @@
 
 use crate::engine::{AnyEngine, Profile};
 use crate::virus_endgame::VirusEndgame;
-use crate::{GameInfo, GameSpec, SolveOptions, SolveReport, Tuning, VariantInfo, engine, erase};
+use crate::{
+    GameInfo, GameSpec, NetSupport, SolveOptions, SolveReport, Tuning, VariantInfo, engine, erase,
+};
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
@@ -220,6 +222,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
         },
     },
     solve: Some(virus_solve),
+    net: None,
 };
 
 pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
@@ -270,6 +273,19 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
+    net: Some(NetSupport {
+        inputs: plateau_ataxx::inputs::INPUTS,
+        features: |_, text, us, them| crate::net_features::<Ataxx>(text, us, them),
+        engine: |_, net, profile, seed| {
+            engine::with_network::<Ataxx, _>(
+                profile,
+                seed,
+                net,
+                AtaxxEval::standard(),
+                ataxx_search,
+            )
+        },
+    }),
 };
 
 #[cfg(test)]

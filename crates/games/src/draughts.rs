@@ -59,4 +59,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
+    net: None,
 };

@@ -1,6 +1,7 @@
 //! Engines behind one object type: what the CLI, the server and the protocols
 //! ask for a move, whatever the game.
 
+use plateau_core::net::{NetEval, NetGame, NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Evaluator, Game, Rng};
 use plateau_search::{Engine, Info, Level, Limits, Options, TimePolicy, score};
 use std::fmt;
@@ -486,24 +487,40 @@ pub trait AnyEngine: Send {
     }
 }
 
-/// The generic engine on a typed game.
-pub(crate) struct TypedEngine<G: Game, E: Evaluator<G>> {
+/// The generic engine on a typed game. It searches `S`, made from the game
+/// by `lift`: the game itself, or the game with a network's accumulators.
+pub(crate) struct TypedEngine<G: Game, S: Game<Move = G::Move>, E: Evaluator<S>> {
     name: &'static str,
-    engine: Engine<G, E>,
+    engine: Engine<S, E>,
     limits: Limits,
+    lift: fn(&G, &E) -> S,
 }
 
-impl<G: Game, E: Evaluator<G> + 'static> TypedEngine<G, E> {
+impl<G: Game, E: Evaluator<G> + 'static> TypedEngine<G, G, E> {
     pub(crate) fn boxed(profile: Profile, evaluator: E, options: Options) -> Box<dyn AnyEngine> {
+        TypedEngine::boxed_lifted(profile, evaluator, options, |game: &G, _| game.clone())
+    }
+}
+
+impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> TypedEngine<G, S, E> {
+    pub(crate) fn boxed_lifted(
+        profile: Profile,
+        evaluator: E,
+        options: Options,
+        lift: fn(&G, &E) -> S,
+    ) -> Box<dyn AnyEngine> {
         Box::new(TypedEngine {
             name: profile.name(),
             engine: Engine::new(evaluator, options),
             limits: profile.default_limits(),
+            lift,
         })
     }
 }
 
-impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
+impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> AnyEngine
+    for TypedEngine<G, S, E>
+{
     fn name(&self) -> &str {
         self.name
     }
@@ -533,9 +550,10 @@ impl<G: Game, E: Evaluator<G> + 'static> AnyEngine for TypedEngine<G, E> {
                 })
                 .collect()
         };
+        let searched = (self.lift)(typed, self.engine.evaluator());
         let result = self
             .engine
-            .search(typed, limits, |progress: &Info<G::Move>| {
+            .search(&searched, limits, |progress: &Info<G::Move>| {
                 info(&InfoLine {
                     depth: progress.depth,
                     seldepth: progress.seldepth,
@@ -714,4 +732,29 @@ pub(crate) fn weighted<G: Game, E: Evaluator<G> + 'static>(
             },
         ),
     })
+}
+
+/// Builds an engine of `profile` that evaluates with a network (the
+/// `classic` evaluator still gives the book and the candidate moves).
+pub(crate) fn with_network<G: NetInputs, E: Evaluator<G> + 'static>(
+    profile: Profile,
+    seed: u64,
+    net: Arc<Network>,
+    classic: E,
+    search: SearchDefaults,
+) -> Box<dyn AnyEngine> {
+    let options = match profile {
+        Profile::Random => return RandomEngine::boxed(seed),
+        Profile::Level(level) => level_options(level, seed, search),
+        Profile::Seed => Options {
+            seed,
+            ..Options::seed_baseline()
+        },
+    };
+    TypedEngine::boxed_lifted(
+        profile,
+        NetEval { net, classic },
+        options,
+        |game: &G, eval: &NetEval<E>| NetGame::new(game.clone(), Arc::clone(&eval.net)),
+    )
 }

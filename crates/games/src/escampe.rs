@@ -65,4 +65,5 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
+    net: None,
 };

@@ -20,8 +20,11 @@ pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{SolveOptions, SolveReport, Solver};
 
+use plateau_core::net::{NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 
 /// A variant of a game (a layout, a board size, a rule set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +60,87 @@ pub struct GameInfo {
     pub tuning: Tuning,
     /// The exact solver, for games small enough to have one.
     pub solve: Option<Solver>,
+    /// Learned evaluations, for games whose inputs are defined.
+    pub net: Option<NetSupport>,
+}
+
+/// Builds an engine of a profile that evaluates with a network.
+type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Box<dyn AnyEngine>;
+
+/// Reads a position text into its network inputs (see [`NetSupport::features`]).
+type NetFeatures = fn(&GameSpec, &str, &mut Vec<u16>, &mut Vec<u16>) -> Result<(), String>;
+
+/// What training and playing a network need from a game.
+pub struct NetSupport {
+    /// How many inputs the game's networks have.
+    pub inputs: usize,
+    /// The inputs of a position text: the side to move's view into the first
+    /// list, the other side's into the second (both cleared first).
+    pub features: NetFeatures,
+    pub(crate) engine: NetEngine,
+}
+
+/// An engine as a command line gives it: `master,threads=2,net=FILE`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineText {
+    pub choice: EngineChoice,
+    pub net: Option<NetFile>,
+}
+
+impl EngineText {
+    /// The text it was read from, normalised.
+    pub fn name(&self) -> String {
+        match &self.net {
+            None => self.choice.name(),
+            Some(net) => format!("{},net={}", self.choice.name(), net.path),
+        }
+    }
+
+    /// This engine with `threads` threads unless its text names its own.
+    pub fn or_threads(mut self, threads: usize) -> EngineText {
+        self.choice = self.choice.or_threads(threads);
+        self
+    }
+}
+
+/// A network read from a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetFile {
+    pub path: String,
+    pub net: Arc<Network>,
+}
+
+/// Largest network file read.
+const MAX_NETWORK_BYTES: u64 = 64 << 20;
+
+/// Reads a network file, with an error that names it.
+pub fn read_network(path: &Path) -> Result<Network, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|err| format!("{}: {err}", path.display()))?
+        .len();
+    if size > MAX_NETWORK_BYTES {
+        return Err(format!(
+            "{}: {size} bytes is too large for a network (at most {MAX_NETWORK_BYTES})",
+            path.display()
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))
+}
+
+/// [`NetSupport::features`] for a typed game.
+pub(crate) fn net_features<G: NetInputs>(
+    text: &str,
+    us: &mut Vec<u16>,
+    them: &mut Vec<u16>,
+) -> Result<(), String> {
+    let game = G::from_text(text).map_err(|err| err.to_string())?;
+    let side = game.side_to_move();
+    us.clear();
+    them.clear();
+    game.active_features(side, &mut |f| us.push(f as u16));
+    game.active_features(!side, &mut |f| them.push(f as u16));
+    Ok(())
 }
 
 /// Builds an engine of a profile on given weights (`None`: wrong number of them).
@@ -223,6 +307,75 @@ impl GameSpec {
         })
     }
 
+    /// An engine of `profile` evaluating with `net`, which must be this
+    /// game's (same game and variant, same inputs).
+    pub fn engine_with_network(
+        &self,
+        net: Arc<Network>,
+        profile: Profile,
+        seed: u64,
+    ) -> Result<Box<dyn AnyEngine>, String> {
+        let support = self
+            .info
+            .net
+            .as_ref()
+            .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
+        net.check_for(&self.full_name(), support.inputs)
+            .map_err(|err| err.to_string())?;
+        Ok((support.engine)(self, net, profile, seed))
+    }
+
+    /// Reads an engine as a command line writes it: a profile with tweaks
+    /// (`master,hash=128`), perhaps evaluating with a network file
+    /// (`master,net=FILE`; `net=FILE` alone plays `master`).
+    pub fn parse_engine(&self, text: &str) -> Result<EngineText, String> {
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let Some(file) = parts.iter().find_map(|part| part.strip_prefix("net=")) else {
+            return Ok(EngineText {
+                choice: EngineChoice::parse(text)?,
+                net: None,
+            });
+        };
+        let support = self
+            .info
+            .net
+            .as_ref()
+            .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
+        let net = read_network(Path::new(file))?;
+        net.check_for(&self.full_name(), support.inputs)
+            .map_err(|err| format!("{file}: {err}"))?;
+        let rest: Vec<&str> = parts
+            .iter()
+            .copied()
+            .filter(|part| !part.starts_with("net="))
+            .collect();
+        let choice = if rest.is_empty() {
+            EngineChoice::parse("master")?
+        } else {
+            EngineChoice::parse(&rest.join(","))?
+        };
+        Ok(EngineText {
+            choice,
+            net: Some(NetFile {
+                path: file.to_string(),
+                net: Arc::new(net),
+            }),
+        })
+    }
+
+    /// The engine `text` describes (from [`GameSpec::parse_engine`]).
+    pub fn build_engine(&self, text: &EngineText, seed: u64) -> Result<Box<dyn AnyEngine>, String> {
+        let Some(net) = &text.net else {
+            return Ok(self.engine_with(&text.choice, seed));
+        };
+        let mut engine =
+            self.engine_with_network(Arc::clone(&net.net), text.choice.profile, seed)?;
+        if text.choice.tweaks != Tweaks::default() {
+            engine.tweak(&text.choice.tweaks);
+        }
+        Ok(engine)
+    }
+
     /// An engine of a profile with its tweaks (`master,time=seed`).
     pub fn engine_with(&self, choice: &EngineChoice, seed: u64) -> Box<dyn AnyEngine> {
         let mut engine = self.engine(choice.profile, seed);
@@ -301,6 +454,68 @@ mod tests {
                     "{err}"
                 );
             }
+        }
+    }
+
+    /// A network of the right shape with small made-up weights.
+    fn made_up_network(game: &str, inputs: usize) -> Network {
+        let hidden = 8;
+        let weight = |i: usize| ((i * 37 % 41) as i16) - 20;
+        Network {
+            game: game.into(),
+            recipe: "made up".into(),
+            inputs,
+            hidden,
+            scale: 400.0,
+            input_weights: (0..inputs * hidden).map(weight).collect(),
+            input_bias: vec![60; hidden],
+            output_weights: (0..2 * hidden).map(weight).collect(),
+            output_bias: 0,
+        }
+    }
+
+    #[test]
+    fn games_with_network_inputs_play_on_a_network_and_refuse_others() {
+        for &info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            let Some(support) = info.net.as_ref() else {
+                let net = Arc::new(made_up_network(&spec.full_name(), 10));
+                let err = spec
+                    .engine_with_network(net, Profile::Level(Level::Master), 1)
+                    .err()
+                    .unwrap();
+                assert!(err.contains("no network inputs"), "{err}");
+                continue;
+            };
+            let net = Arc::new(made_up_network(&spec.full_name(), support.inputs));
+            let mut engine = spec
+                .engine_with_network(Arc::clone(&net), Profile::Level(Level::Master), 1)
+                .unwrap();
+            let mut game = spec.new_game();
+            for _ in 0..6 {
+                let thought = engine
+                    .think(game.as_ref(), &Limits::nodes(2000), &mut |_| {})
+                    .unwrap();
+                game.play(&thought.best).unwrap();
+            }
+            let (mut us, mut them) = (Vec::new(), Vec::new());
+            (support.features)(&spec, &game.to_text(), &mut us, &mut them).unwrap();
+            assert!(!us.is_empty() && us.len() == them.len());
+            assert!(us.iter().all(|&f| usize::from(f) < support.inputs));
+            assert!((support.features)(&spec, "nonsense", &mut us, &mut them).is_err());
+
+            let other = Arc::new(made_up_network("escampe", support.inputs));
+            let err = spec
+                .engine_with_network(other, Profile::Level(Level::Master), 1)
+                .err()
+                .unwrap();
+            assert!(err.contains("evaluates escampe"), "{err}");
+            let wrong = Arc::new(made_up_network(&spec.full_name(), support.inputs + 1));
+            let err = spec
+                .engine_with_network(wrong, Profile::Level(Level::Master), 1)
+                .err()
+                .unwrap();
+            assert!(err.contains("inputs"), "{err}");
         }
     }
 

@@ -14,7 +14,7 @@ use crate::data::{DataError, DataWriter, GameResult, Sample};
 use plateau_arena::openings::draw_one;
 use plateau_arena::pool::run_jobs_with;
 use plateau_core::{Outcome, Rng, splitmix64};
-use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits};
+use plateau_games::{AnyEngine, EngineText, GameSpec, Limits};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 pub struct DatagenConfig {
     pub spec: GameSpec,
     /// The engine that plays both sides (`master` by default, one thread).
-    pub engine: EngineChoice,
+    pub engine: EngineText,
     /// Games the file holds when the run is done (those already in it count).
     pub games: u64,
     /// Nodes searched per move.
@@ -75,8 +75,10 @@ fn result_for(outcome: &Outcome, side: plateau_core::Side) -> GameResult {
 }
 
 /// The engine of a run, on one thread unless its text asks for more.
-pub fn build_engine(config: &DatagenConfig, seed: u64) -> Box<dyn AnyEngine> {
-    config.spec.engine_with(&config.engine.or_threads(1), seed)
+pub fn build_engine(config: &DatagenConfig, seed: u64) -> Result<Box<dyn AnyEngine>, String> {
+    config
+        .spec
+        .build_engine(&config.engine.clone().or_threads(1), seed)
 }
 
 /// Plays self-play game `index` of a run. `engine` is reset first (fresh
@@ -91,7 +93,7 @@ pub fn play_game(
     let mut rng = Rng::new(seed);
     let mut game = draw_one(&config.spec, config.random_plies, &mut rng)?.build(&config.spec)?;
     if !engine.restart(seed) {
-        *engine = build_engine(config, seed);
+        *engine = build_engine(config, seed)?;
     }
     engine.new_game();
     let limits = Limits::nodes(config.nodes);
@@ -200,13 +202,18 @@ pub fn run(
         total: config.games,
         progress,
     });
+    // Built once here so that a bad engine is reported before any game.
+    build_engine(config, config.seed).map_err(|what| DataError::Invalid { what })?;
     run_jobs_with(
         count as usize,
         config.threads.max(1),
         || build_engine(config, config.seed),
         |engine, job| {
             let index = first + job as u64;
-            let game = play_game(config, engine, index);
+            let game = match engine {
+                Ok(engine) => play_game(config, engine, index),
+                Err(err) => Err(err.clone()),
+            };
             let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
             sink.accept(index, game);
         },

@@ -3,11 +3,13 @@
 //! - [`data`]: the training-data file (positions, search scores, results),
 //!   versioned, resumable, readable block by block;
 //! - [`datagen`]: self-play at a fixed node budget that writes it;
-//! - [`merge`]: several runs into one file, shuffled.
+//! - [`merge`]: several runs into one file, shuffled;
+//! - [`train`]: the trainer of networks over a game's sparse inputs.
 
 pub mod data;
 pub mod datagen;
 pub mod merge;
+pub mod train;
 
 pub use data::{DataError, DataReader, DataWriter, GameResult, Header, Layout, Sample};
 pub use datagen::{DatagenConfig, DatagenProgress, GameSamples};

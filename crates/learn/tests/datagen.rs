@@ -2,7 +2,7 @@
 //! undecided positions of the right game with results that agree with the
 //! game's end.
 
-use plateau_games::{EngineChoice, GAMES, GameSpec};
+use plateau_games::{GAMES, GameSpec};
 use plateau_learn::data::{read_all, scan};
 use plateau_learn::datagen::{self, DatagenConfig, build_engine, play_game};
 use plateau_learn::{DataReader, DataWriter, GameResult, Header, Layout, merge};
@@ -12,7 +12,7 @@ fn config(game: &str, games: u64, threads: usize, seed: u64) -> DatagenConfig {
     let spec = GameSpec::lookup(game, None).unwrap();
     DatagenConfig {
         spec,
-        engine: EngineChoice::parse("master,hash=1").unwrap(),
+        engine: spec.parse_engine("master,hash=1").unwrap(),
         games,
         nodes: 300,
         threads,
@@ -58,7 +58,7 @@ fn a_seed_gives_the_same_file_whatever_the_threads_and_interruptions() {
 fn every_game_yields_quiet_undecided_positions_with_consistent_results() {
     for &info in GAMES {
         let config = config(info.name, 1, 1, 4);
-        let mut engine = build_engine(&config, 1);
+        let mut engine = build_engine(&config, 1).unwrap();
         let game = play_game(&config, &mut engine, 0).unwrap();
         assert!(!game.samples.is_empty(), "{}: no position kept", info.name);
         for sample in &game.samples {

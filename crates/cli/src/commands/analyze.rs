@@ -1,7 +1,7 @@
 use crate::setup::{PositionArgs, ThreadsArg};
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_games::{EngineChoice, Limits};
+use plateau_games::Limits;
 use std::time::Duration;
 
 /// Search a position and print one info line per completed depth, then
@@ -32,14 +32,17 @@ pub struct AnalyzeArgs {
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
     let spec = args.position.game.spec()?;
-    let choice = args
-        .threads
-        .apply(EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?);
+    let engine_text = spec
+        .parse_engine(&args.engine)
+        .map_err(anyhow::Error::msg)?
+        .or_threads(args.threads.threads);
     let game = args.position.build()?;
     if let Some(outcome) = game.outcome() {
         bail!("nothing to analyze: the game is over ({outcome})");
     }
-    let mut engine = spec.engine_with(&choice, args.seed);
+    let mut engine = spec
+        .build_engine(&engine_text, args.seed)
+        .map_err(anyhow::Error::msg)?;
     let limits = if args.depth.is_some() || args.movetime.is_some() || args.nodes.is_some() {
         Limits {
             depth: args.depth,

@@ -1,7 +1,9 @@
 use crate::setup::threads_value;
 use anyhow::{Result, bail};
 use clap::Args;
-use plateau_games::{AnyEngine, EngineChoice, GAMES, GameSpec, Limits, Profile, Thought};
+use plateau_games::{
+    AnyEngine, EngineChoice, EngineText, GAMES, GameSpec, Limits, Profile, Thought,
+};
 use std::time::{Duration, Instant};
 
 /// Search a fixed set of positions and report nodes and speed. At the game's
@@ -44,13 +46,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
             .filter_map(|g| GameSpec::lookup(g.name, None).ok())
             .collect(),
     };
-    let choice = EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?;
-    let profile = choice.profile;
+    let choice = match specs.as_slice() {
+        [spec] => spec.parse_engine(&args.engine),
+        _ => EngineChoice::parse(&args.engine).map(|choice| EngineText { choice, net: None }),
+    }
+    .map_err(anyhow::Error::msg)?;
+    let profile = choice.choice.profile;
     if profile == Profile::Random {
         bail!("the random player does not search");
     }
     if args.threads > 1 {
-        if choice.tweaks.threads.is_some() {
+        if choice.choice.tweaks.threads.is_some() {
             bail!(
                 "--threads {} compares 1 thread with {0}: leave threads= out of --engine",
                 args.threads
@@ -65,8 +71,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let (mut nodes, mut time, mut depths) = (0u64, Duration::ZERO, Vec::new());
         for (i, text) in info.bench_positions.iter().enumerate() {
             let game = spec.from_text(text)?;
-            let mut engine = spec.engine(profile, 0);
-            engine.tweak(&choice.tweaks);
+            let mut engine = spec.build_engine(&choice, 0).map_err(anyhow::Error::msg)?;
             let (thought, elapsed) = timed(engine.as_mut(), game.as_ref(), &limits)?;
             nodes += thought.nodes;
             time += elapsed;
@@ -137,12 +142,16 @@ impl Totals {
     }
 }
 
+fn build(spec: &GameSpec, engine: &EngineText) -> Result<Box<dyn AnyEngine>> {
+    spec.build_engine(engine, 0).map_err(anyhow::Error::msg)
+}
+
 /// `bench --threads N`: every position at 1 thread, then at N, fresh engines.
-fn compare(specs: &[GameSpec], choice: &EngineChoice, args: &BenchArgs) -> Result<()> {
+fn compare(specs: &[GameSpec], choice: &EngineText, args: &BenchArgs) -> Result<()> {
     let n = args.threads;
     let with_threads = |threads: usize| {
-        let mut choice = *choice;
-        choice.tweaks.threads = Some(threads);
+        let mut choice = choice.clone();
+        choice.choice.tweaks.threads = Some(threads);
         choice
     };
     let (one, many) = (with_threads(1), with_threads(n));
@@ -153,10 +162,8 @@ fn compare(specs: &[GameSpec], choice: &EngineChoice, args: &BenchArgs) -> Resul
             (Totals::default(), Totals::default(), Vec::new());
         for (i, text) in spec.info.bench_positions.iter().enumerate() {
             let game = spec.from_text(text)?;
-            let (single, single_time) =
-                timed(spec.engine_with(&one, 0).as_mut(), game.as_ref(), &limits)?;
-            let (multi, multi_time) =
-                timed(spec.engine_with(&many, 0).as_mut(), game.as_ref(), &limits)?;
+            let (single, single_time) = timed(build(spec, &one)?.as_mut(), game.as_ref(), &limits)?;
+            let (multi, multi_time) = timed(build(spec, &many)?.as_mut(), game.as_ref(), &limits)?;
             at_one.add(&single, single_time);
             at_many.add(&multi, multi_time);
             let label = format!("{} {:>2}", spec.full_name(), i + 1);

@@ -2,7 +2,7 @@ use crate::progress::{Progress, clock};
 use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use plateau_games::{EngineChoice, available_threads, parse_threads};
+use plateau_games::{available_threads, parse_threads};
 use plateau_learn::data::{Contents, scan};
 use plateau_learn::{DataWriter, DatagenConfig, Header, Layout, datagen, merge};
 use std::path::{Path, PathBuf};
@@ -47,7 +47,8 @@ pub struct DatagenArgs {
     /// Seed of the openings and of the engine's randomness.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The engine that plays both sides (`master`, `expert,hash=16`...).
+    /// The engine that plays both sides (`master`, `expert,hash=16`, or
+    /// `master,net=FILE` to play a network: its data trains the next one).
     #[arg(long, default_value = "master")]
     engine: String,
     /// Random legal plies that open each game (default: the game's match
@@ -61,7 +62,8 @@ pub struct DatagenArgs {
 
 pub fn run(args: DatagenArgs) -> Result<()> {
     let spec = args.game.spec()?;
-    let engine = EngineChoice::parse(&args.engine)
+    let engine = spec
+        .parse_engine(&args.engine)
         .map_err(|err| anyhow::anyhow!("bad --engine {:?}: {err}", args.engine))?;
     if args.nodes == 0 {
         bail!("--nodes must be at least 1");
@@ -124,7 +126,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         "{game}: {} games at {} nodes a move with {}, {} at a time, {} random plies",
         config.games - already,
         config.nodes,
-        engine.name(),
+        config.engine.name(),
         config.threads,
         config.random_plies
     );

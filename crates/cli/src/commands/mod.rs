@@ -12,5 +12,6 @@ pub mod play;
 pub mod serve;
 pub mod show;
 pub mod solve;
+pub mod train;
 pub mod tune;
 pub mod uai;

@@ -1,0 +1,164 @@
+use crate::progress::clock;
+use crate::setup::GameArgs;
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use plateau_games::{available_threads, parse_threads};
+use plateau_learn::DataReader;
+use plateau_learn::train::{Encoded, TrainConfig, train};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const TRAIN_HELP: &str =
+    "Reads the positions of data files written by `plateau datagen` (of one game),
+turns them into the game's network inputs, and trains a network with one
+hidden layer on every core: Adam, a cosine learning-rate schedule, a
+validation set held back (its loss is printed after each epoch). The target
+blends the search score (through a sigmoid whose scale is fitted to the
+results unless --scale is given) with the game's result (--lambda: the score's
+share). The network is written quantised, ready for `--engine master,net=FILE`.
+docs/learning.md has the details and the recipes of the shipped networks.
+
+Example:
+  plateau train ataxx --data ataxx-1.data --data ataxx-2.data --out ataxx.net";
+
+/// Train a network evaluation on self-play data.
+#[derive(Args)]
+#[command(after_long_help = TRAIN_HELP)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Data files (give --data several times).
+    #[arg(long = "data", required = true)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden neurons per side.
+    #[arg(long, default_value_t = 128)]
+    hidden: usize,
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's learning rate at the start (the schedule lowers it to 5%).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The search score's share of the target, from 0 (results only) to 1.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Share of the positions held back for validation.
+    #[arg(long, default_value_t = 0.05)]
+    validation: f32,
+    /// Evaluation units per unit of the network's output (default: fitted).
+    #[arg(long)]
+    scale: Option<f32>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
+pub fn run(args: TrainArgs) -> Result<()> {
+    let spec = args.game.spec()?;
+    let game = spec.full_name();
+    let support = spec
+        .info
+        .net
+        .as_ref()
+        .with_context(|| format!("{game} has no network inputs yet"))?;
+    if !(0.0..=1.0).contains(&args.lambda) {
+        bail!("--lambda must be between 0 and 1, not {}", args.lambda);
+    }
+    if !(0.0..0.5).contains(&args.validation) {
+        bail!(
+            "--validation must be at least 0 and below 0.5, not {}",
+            args.validation
+        );
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0 && args.lr < 1.0) {
+        bail!("--lr must be a small positive number, not {}", args.lr);
+    }
+    if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        bail!("--scale must be a positive number");
+    }
+    let started = Instant::now();
+    let mut encoded = Encoded::new();
+    let (mut us, mut them) = (Vec::new(), Vec::new());
+    for path in &args.data {
+        let mut reader = DataReader::open(path)?;
+        if reader.header().game != game {
+            bail!(
+                "{} holds {} positions, not {game}",
+                path.display(),
+                reader.header().game
+            );
+        }
+        while let Some(block) = reader.next_block()? {
+            for sample in block {
+                (support.features)(&spec, &sample.position, &mut us, &mut them).map_err(|err| {
+                    anyhow::anyhow!("{}: position {:?}: {err}", path.display(), sample.position)
+                })?;
+                encoded.push(&us, &them, f32::from(sample.score), sample.result.score());
+            }
+        }
+    }
+    eprintln!(
+        "{} positions of {game} read in {}",
+        encoded.len(),
+        clock(started.elapsed().as_secs_f64())
+    );
+    let config = TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.lr,
+        lambda: args.lambda,
+        validation: args.validation,
+        scale: args.scale,
+        seed: args.seed,
+        threads: args.threads.unwrap_or_else(available_threads),
+    };
+    let training = Instant::now();
+    let net = train(&encoded, support.inputs, &config, |report| {
+        eprintln!(
+            "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, lr {:.6}, {}",
+            report.epoch,
+            report.epochs,
+            report.train_loss,
+            report.validation_loss,
+            report.learning_rate,
+            clock(training.elapsed().as_secs_f64())
+        );
+    })
+    .map_err(anyhow::Error::msg)?;
+    let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let recipe = format!(
+        "plateau train {game} --data {} --hidden {} --epochs {} --batch {} --lr {} --lambda {} \
+         --validation {} --scale {} --seed {} ({} positions)",
+        data_names.join(" --data "),
+        args.hidden,
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.lambda,
+        args.validation,
+        net.scale,
+        args.seed,
+        encoded.len()
+    );
+    let quantised = net.quantise(&game, &recipe);
+    std::fs::write(&args.out, quantised.to_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "{}: {game} network {}x{} (scale {:.1}), hash {:016x}, trained in {}",
+        args.out.display(),
+        support.inputs,
+        args.hidden,
+        net.scale,
+        quantised.content_hash(),
+        clock(training.elapsed().as_secs_f64())
+    );
+    Ok(())
+}

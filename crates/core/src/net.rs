@@ -1,0 +1,580 @@
+//! Learned evaluations: a small network over sparse inputs, updated as moves
+//! are played (the NNUE design of chess and Ataxx engines).
+//!
+//! A game says which inputs are on from each side's point of view
+//! ([`NetInputs`]), and, for speed, which a move switches on and off. The
+//! network has one hidden layer, computed once per side (the accumulator) and
+//! kept up to date by [`NetGame`] in `play`/`undo`; the output reads the side
+//! to move's accumulator, then the other side's, through a clipped ReLU.
+//! Weights are integers ([`Network`]): the trainer (`plateau-learn`) learns in
+//! floating point and quantises.
+
+use crate::{
+    EVAL_LIMIT, Evaluator, Game, MoveError, MoveList, Outcome, PositionError, Rng, Side, Verdict,
+};
+use std::fmt;
+use std::sync::Arc;
+
+/// Most inputs one move may switch on (or off) from one side's view.
+pub const MAX_CHANGES: usize = 48;
+
+/// Activations are clipped to `0..=QA` (1.0 in the float network).
+pub const QA: i32 = 255;
+/// The output weights' fixed-point scale.
+pub const QB: i32 = 64;
+/// Float weights are kept within ±`WEIGHT_CLIP` so that they fit the integers
+/// (and an accumulator of 64 inputs stays inside `i16`).
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// A game's inputs to a network: small integers below [`NetInputs::INPUTS`],
+/// seen from one side (the side's own pieces and the opponent's are different
+/// inputs, so one set of weights serves both sides).
+pub trait NetInputs: Game {
+    /// How many distinct inputs there are.
+    const INPUTS: usize;
+
+    /// Calls `add` with each input that is on here, from `perspective`'s view.
+    fn active_features(&self, perspective: Side, add: &mut impl FnMut(usize));
+
+    /// Writes what `mv` (legal here, not yet played) switches on and off,
+    /// from both sides' views, and returns `true`; or returns `false` to have
+    /// the accumulators computed afresh after the move (the default: always
+    /// correct, slower).
+    fn feature_changes(&self, _mv: Self::Move, _changes: &mut FeatureChanges) -> bool {
+        false
+    }
+}
+
+/// The inputs a move switches on and off, per point of view.
+#[derive(Clone, Debug)]
+pub struct FeatureChanges {
+    added: [[u16; MAX_CHANGES]; 2],
+    removed: [[u16; MAX_CHANGES]; 2],
+    counts: [[usize; 2]; 2],
+}
+
+impl Default for FeatureChanges {
+    fn default() -> FeatureChanges {
+        FeatureChanges {
+            added: [[0; MAX_CHANGES]; 2],
+            removed: [[0; MAX_CHANGES]; 2],
+            counts: [[0; 2]; 2],
+        }
+    }
+}
+
+impl FeatureChanges {
+    pub fn clear(&mut self) {
+        self.counts = [[0; 2]; 2];
+    }
+
+    /// Input `feature` goes on from `perspective`'s view.
+    #[inline]
+    pub fn add(&mut self, perspective: Side, feature: usize) {
+        let p = perspective.index();
+        let n = self.counts[p][0];
+        self.added[p][n] = feature as u16;
+        self.counts[p][0] = n + 1;
+    }
+
+    /// Input `feature` goes off from `perspective`'s view.
+    #[inline]
+    pub fn remove(&mut self, perspective: Side, feature: usize) {
+        let p = perspective.index();
+        let n = self.counts[p][1];
+        self.removed[p][n] = feature as u16;
+        self.counts[p][1] = n + 1;
+    }
+
+    pub fn added(&self, perspective: Side) -> &[u16] {
+        let p = perspective.index();
+        &self.added[p][..self.counts[p][0]]
+    }
+
+    pub fn removed(&self, perspective: Side) -> &[u16] {
+        let p = perspective.index();
+        &self.removed[p][..self.counts[p][1]]
+    }
+}
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// The first bytes of a network file.
+pub const NET_MAGIC: &[u8; 8] = b"PLATNET1";
+
+/// A quantised network: `inputs -> hidden` (shared by both sides) `-> 1`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// The game (with its variant) it evaluates.
+    pub game: String,
+    /// How it was made (the data and training commands), for people.
+    pub recipe: String,
+    pub inputs: usize,
+    pub hidden: usize,
+    /// Evaluation units per unit of the float network's output (its logit).
+    pub scale: f32,
+    /// `inputs × hidden`, row per input, scaled by [`QA`].
+    pub input_weights: Vec<i16>,
+    /// `hidden`, scaled by [`QA`].
+    pub input_bias: Vec<i16>,
+    /// `2 × hidden` (the side to move's half first), scaled by [`QB`].
+    pub output_weights: Vec<i16>,
+    /// Scaled by `QA × QB`.
+    pub output_bias: i32,
+}
+
+/// Largest sizes a network file may declare.
+const MAX_INPUTS: usize = 1 << 16;
+const MAX_HIDDEN: usize = 4096;
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], NetError> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&end| end <= self.bytes.len());
+        let end =
+            end.ok_or_else(|| NetError(format!("the network file ends inside its {what}")))?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, NetError> {
+        let b = self.take(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn text(&mut self, what: &str) -> Result<String, NetError> {
+        let len = self.u32(what)? as usize;
+        let bytes = self.take(len, what)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| NetError(format!("its {what} is not UTF-8")))
+    }
+
+    fn i16s(&mut self, n: usize, what: &str) -> Result<Vec<i16>, NetError> {
+        let bytes = self.take(n * 2, what)?;
+        Ok(bytes
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect())
+    }
+}
+
+impl Network {
+    /// Reads a network file (as [`Network::to_bytes`] writes it).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let mut cursor = Cursor { bytes, at: 0 };
+        if cursor.take(8, "header").ok() != Some(&NET_MAGIC[..]) {
+            return Err(NetError(
+                "not a plateau network file (it does not start with PLATNET1)".into(),
+            ));
+        }
+        let game = cursor.text("game name")?;
+        let recipe = cursor.text("recipe")?;
+        let inputs = cursor.u32("sizes")? as usize;
+        let hidden = cursor.u32("sizes")? as usize;
+        if !(1..=MAX_INPUTS).contains(&inputs) || !(1..=MAX_HIDDEN).contains(&hidden) {
+            return Err(NetError(format!(
+                "sizes {inputs} x {hidden} are out of range (at most {MAX_INPUTS} x {MAX_HIDDEN})"
+            )));
+        }
+        let scale = f32::from_bits(cursor.u32("scale")?);
+        if !(scale.is_finite() && scale > 0.0 && scale < 1e6) {
+            return Err(NetError(format!("scale {scale} is not a positive number")));
+        }
+        let input_weights = cursor.i16s(inputs * hidden, "input weights")?;
+        let input_bias = cursor.i16s(hidden, "input biases")?;
+        let output_weights = cursor.i16s(2 * hidden, "output weights")?;
+        let output_bias = cursor.u32("output bias")? as i32;
+        if cursor.at != bytes.len() {
+            return Err(NetError(format!(
+                "{} bytes follow the network",
+                bytes.len() - cursor.at
+            )));
+        }
+        Ok(Network {
+            game,
+            recipe,
+            inputs,
+            hidden,
+            scale,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(NET_MAGIC);
+        for text in [&self.game, &self.recipe] {
+            out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+        }
+        out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
+        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        out.extend_from_slice(&self.scale.to_bits().to_le_bytes());
+        for values in [&self.input_weights, &self.input_bias, &self.output_weights] {
+            for value in values.iter() {
+                out.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// A hash of the whole file (FNV-1a, 64 bits): names a network exactly.
+    pub fn content_hash(&self) -> u64 {
+        self.to_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    /// Checks that the network is for `game` with `inputs` inputs.
+    pub fn check_for(&self, game: &str, inputs: usize) -> Result<(), NetError> {
+        if self.game != game {
+            return Err(NetError(format!(
+                "this network evaluates {}, not {game}",
+                self.game
+            )));
+        }
+        if self.inputs != inputs {
+            return Err(NetError(format!(
+                "this network has {} inputs; {game} has {inputs}",
+                self.inputs
+            )));
+        }
+        Ok(())
+    }
+
+    /// Sets `acc` to the hidden layer's sums for `perspective`, from scratch.
+    pub fn refresh<G: NetInputs>(&self, game: &G, perspective: Side, acc: &mut [i16]) {
+        acc.copy_from_slice(&self.input_bias);
+        game.active_features(perspective, &mut |feature| {
+            let row = &self.input_weights[feature * self.hidden..(feature + 1) * self.hidden];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        });
+    }
+
+    /// `to = from` with the rows of `removed` taken off and `added` put on.
+    #[inline]
+    pub fn update(&self, from: &[i16], to: &mut [i16], added: &[u16], removed: &[u16]) {
+        to.copy_from_slice(from);
+        let h = self.hidden;
+        for &feature in added {
+            let row = &self.input_weights[usize::from(feature) * h..(usize::from(feature) + 1) * h];
+            for (a, &w) in to.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        for &feature in removed {
+            let row = &self.input_weights[usize::from(feature) * h..(usize::from(feature) + 1) * h];
+            for (a, &w) in to.iter_mut().zip(row) {
+                *a = a.wrapping_sub(w);
+            }
+        }
+    }
+
+    /// The evaluation from the two accumulators (the side to move's first),
+    /// in evaluation units, inside ±[`EVAL_LIMIT`].
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let dot = |acc: &[i16], weights: &[i16]| -> i32 {
+            acc.iter()
+                .zip(weights)
+                .map(|(&a, &w)| i32::from(a).clamp(0, QA) * i32::from(w))
+                .sum()
+        };
+        let sum =
+            i64::from(dot(us, w_us)) + i64::from(dot(them, w_them)) + i64::from(self.output_bias);
+        let score = sum as f64 * f64::from(self.scale) / f64::from(QA * QB);
+        let limit = f64::from(EVAL_LIMIT - 1);
+        score.clamp(-limit, limit) as i32
+    }
+
+    /// The evaluation of `game` computed from scratch (what the accumulators
+    /// kept by [`NetGame`] must agree with).
+    pub fn evaluate<G: NetInputs>(&self, game: &G) -> i32 {
+        let mut us = vec![0; self.hidden];
+        let mut them = vec![0; self.hidden];
+        let side = game.side_to_move();
+        self.refresh(game, side, &mut us);
+        self.refresh(game, !side, &mut them);
+        self.output(&us, &them)
+    }
+}
+
+/// Plies of accumulators a [`NetGame`] reserves (it grows beyond if needed).
+const RESERVED_PLIES: usize = 256;
+
+/// A game with its network's accumulators, kept up to date in `play` and
+/// `undo`: what the search plays on when it evaluates with a network. One
+/// slot of `2 × hidden` sums per ply (White's view, then Black's), so undo
+/// is a step back and a move writes only the next slot.
+#[derive(Clone)]
+pub struct NetGame<G: NetInputs> {
+    game: G,
+    net: Arc<Network>,
+    sums: Vec<i16>,
+    ply: usize,
+    changes: FeatureChanges,
+}
+
+impl<G: NetInputs> NetGame<G> {
+    /// `game` with its accumulators computed; `net` must be for this game
+    /// ([`Network::check_for`]).
+    pub fn new(game: G, net: Arc<Network>) -> NetGame<G> {
+        let mut sums = vec![0; RESERVED_PLIES * 2 * net.hidden];
+        let h = net.hidden;
+        net.refresh(&game, Side::White, &mut sums[..h]);
+        net.refresh(&game, Side::Black, &mut sums[h..2 * h]);
+        NetGame {
+            game,
+            net,
+            sums,
+            ply: 0,
+            changes: FeatureChanges::default(),
+        }
+    }
+
+    pub fn inner(&self) -> &G {
+        &self.game
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// The network's evaluation, from the kept accumulators.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let h = self.net.hidden;
+        let slot = &self.sums[self.ply * 2 * h..(self.ply + 1) * 2 * h];
+        let (white, black) = slot.split_at(h);
+        match self.game.side_to_move() {
+            Side::White => self.net.output(white, black),
+            Side::Black => self.net.output(black, white),
+        }
+    }
+
+    /// Makes room for the next ply's slot.
+    #[inline]
+    fn reserve_next(&mut self) {
+        let needed = (self.ply + 2) * 2 * self.net.hidden;
+        if self.sums.len() < needed {
+            self.sums.resize(needed * 2, 0);
+        }
+    }
+}
+
+impl<G: NetInputs> fmt::Debug for NetGame<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NetGame")
+            .field("game", &self.game)
+            .field("ply", &self.ply)
+            .finish()
+    }
+}
+
+impl<G: NetInputs> fmt::Display for NetGame<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.game, f)
+    }
+}
+
+impl<G: NetInputs> Game for NetGame<G> {
+    type Move = G::Move;
+
+    fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    fn legal_moves(&self, out: &mut MoveList<Self::Move>) {
+        self.game.legal_moves(out);
+    }
+
+    fn count_legal_moves(&self, scratch: &mut MoveList<Self::Move>) -> u64 {
+        self.game.count_legal_moves(scratch)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Self::Move) {
+        self.reserve_next();
+        let h = self.net.hidden;
+        let (done, next) = self.sums.split_at_mut((self.ply + 1) * 2 * h);
+        let from = &done[self.ply * 2 * h..];
+        let to = &mut next[..2 * h];
+        self.changes.clear();
+        if self.game.feature_changes(mv, &mut self.changes) {
+            for (side, range) in [(Side::White, 0..h), (Side::Black, h..2 * h)] {
+                self.net.update(
+                    &from[range.clone()],
+                    &mut to[range],
+                    self.changes.added(side),
+                    self.changes.removed(side),
+                );
+            }
+            self.game.play(mv);
+        } else {
+            self.game.play(mv);
+            let (white, black) = to.split_at_mut(h);
+            self.net.refresh(&self.game, Side::White, white);
+            self.net.refresh(&self.game, Side::Black, black);
+        }
+        self.ply += 1;
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Self::Move) {
+        self.game.undo(mv);
+        self.ply -= 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn compute_hash(&self) -> u64 {
+        self.game.compute_hash()
+    }
+
+    #[inline]
+    fn is_noisy(&self, mv: Self::Move) -> bool {
+        self.game.is_noisy(mv)
+    }
+
+    const NOISY_IS_OPTIONAL: bool = G::NOISY_IS_OPTIONAL;
+
+    fn noisy_moves(&self, out: &mut MoveList<Self::Move>) -> bool {
+        self.game.noisy_moves(out)
+    }
+
+    const MOVE_KEYS: usize = G::MOVE_KEYS;
+
+    #[inline]
+    fn move_key(&self, mv: Self::Move) -> usize {
+        self.game.move_key(mv)
+    }
+
+    const HAS_ORDER_HINT: bool = G::HAS_ORDER_HINT;
+
+    #[inline]
+    fn order_hint(&self, mv: Self::Move) -> i32 {
+        self.game.order_hint(mv)
+    }
+
+    const HAS_NULL_MOVE: bool = G::HAS_NULL_MOVE;
+
+    fn play_null(&mut self) {
+        self.reserve_next();
+        let h = self.net.hidden;
+        let start = self.ply * 2 * h;
+        self.sums.copy_within(start..start + 2 * h, start + 2 * h);
+        self.game.play_null();
+        self.ply += 1;
+    }
+
+    fn undo_null(&mut self) {
+        self.game.undo_null();
+        self.ply -= 1;
+    }
+
+    fn null_move_is_safe(&self) -> bool {
+        self.game.null_move_is_safe()
+    }
+
+    fn noisy_is_forced(&self) -> bool {
+        self.game.noisy_is_forced()
+    }
+
+    #[inline]
+    fn move_code(&self, mv: Self::Move) -> u32 {
+        self.game.move_code(mv)
+    }
+
+    const HAS_STRUCTURE_KEY: bool = G::HAS_STRUCTURE_KEY;
+
+    fn structure_key(&self) -> u64 {
+        self.game.structure_key()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+        self.game.parse_move(text)
+    }
+
+    fn format_move(&self, mv: Self::Move) -> String {
+        self.game.format_move(mv)
+    }
+
+    /// A network game needs its network: build it with [`NetGame::new`].
+    fn from_text(_text: &str) -> Result<Self, PositionError> {
+        Err(PositionError::new(
+            "a position with a network is built from the game and the network",
+        ))
+    }
+
+    fn to_text(&self) -> String {
+        self.game.to_text()
+    }
+
+    fn to_file(&self) -> String {
+        self.game.to_file()
+    }
+
+    fn from_file(text: &str) -> Result<Self, PositionError> {
+        Self::from_text(text)
+    }
+
+    fn write_record(start: &Self, moves: &[String], result: Option<Verdict<'_>>) -> String {
+        G::write_record(&start.game, moves, result)
+    }
+}
+
+/// Evaluates with the network kept by [`NetGame`]; the game's own evaluator
+/// still gives the book and the candidate moves.
+#[derive(Clone, Debug)]
+pub struct NetEval<E> {
+    pub net: Arc<Network>,
+    pub classic: E,
+}
+
+impl<G: NetInputs, E: Evaluator<G>> Evaluator<NetGame<G>> for NetEval<E> {
+    #[inline]
+    fn evaluate(&self, game: &NetGame<G>) -> i32 {
+        game.evaluate()
+    }
+
+    fn book_move(&self, game: &NetGame<G>, rng: &mut Rng) -> Option<G::Move> {
+        self.classic.book_move(&game.game, rng)
+    }
+
+    fn candidate_moves(&self, game: &NetGame<G>, out: &mut MoveList<G::Move>) {
+        self.classic.candidate_moves(&game.game, out);
+    }
+}

@@ -1,0 +1,632 @@
+//! The trainer: a network with one hidden layer over sparse inputs, learnt
+//! on the CPU with every core, then quantised for the search.
+//!
+//! The float network computes, for each side, `a = b1 + Σ W1[input]` over the
+//! inputs on from that side's view, clips it to `0..=1`, and outputs
+//! `y = w2 · [a_us, a_them] + b2`; `sigmoid(y)` is the side to move's expected
+//! score. The target blends the search score, read through the same sigmoid
+//! (`sigmoid(score / scale)`), with the game's result:
+//! `λ·sigmoid(score/scale) + (1 − λ)·result`; the loss is the squared error.
+//! Adam, mini-batches, a cosine learning-rate schedule, a held-back
+//! validation set. Hand-written: at this size (a few hundred inputs, a
+//! hidden layer of 64 to 512) a tensor library would be heavier than the
+//! problem, and the sparse first layer is where all the time goes.
+
+use plateau_core::Rng;
+use plateau_core::net::{Network, QA, QB, WEIGHT_CLIP};
+
+/// Training positions as network inputs, with their targets' parts.
+#[derive(Clone, Debug, Default)]
+pub struct Encoded {
+    /// The inputs of every sample: the side to move's, then the other side's.
+    features: Vec<u16>,
+    /// Where each sample's two lists start and end in `features`: sample
+    /// `i`'s are `bounds[2i]..bounds[2i+1]` and `bounds[2i+1]..bounds[2i+2]`.
+    bounds: Vec<u32>,
+    /// Search scores, evaluation units.
+    scores: Vec<f32>,
+    /// Results: 0, ½, 1.
+    results: Vec<f32>,
+}
+
+impl Encoded {
+    pub fn new() -> Encoded {
+        Encoded {
+            bounds: vec![0],
+            ..Encoded::default()
+        }
+    }
+
+    /// Adds a sample: the inputs from the side to move's view, from the
+    /// other's, its search score and its result.
+    pub fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
+        self.features.extend_from_slice(us);
+        self.bounds.push(self.features.len() as u32);
+        self.features.extend_from_slice(them);
+        self.bounds.push(self.features.len() as u32);
+        self.scores.push(score);
+        self.results.push(result);
+    }
+
+    pub fn len(&self) -> usize {
+        self.scores.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.scores.is_empty()
+    }
+
+    fn sides(&self, i: usize) -> (&[u16], &[u16]) {
+        let b = |k: usize| self.bounds[k] as usize;
+        (
+            &self.features[b(2 * i)..b(2 * i + 1)],
+            &self.features[b(2 * i + 1)..b(2 * i + 2)],
+        )
+    }
+
+    /// The largest input index used, plus one.
+    pub fn inputs_used(&self) -> usize {
+        self.features
+            .iter()
+            .map(|&f| usize::from(f) + 1)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The scale that best predicts results from search scores:
+/// `sigmoid(score / scale) ≈ result` in least squares (golden-section search
+/// over 10 to 10 000 evaluation units). It makes the network's output read
+/// in the search's units.
+pub fn fit_scale(data: &Encoded) -> f32 {
+    let error = |scale: f32| -> f64 {
+        data.scores
+            .iter()
+            .zip(&data.results)
+            .map(|(&s, &r)| f64::from(sigmoid(s / scale) - r).powi(2))
+            .sum()
+    };
+    let (mut lo, mut hi) = (10f32.ln(), 10_000f32.ln());
+    let phi = 0.618_034f32;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if error(a.exp()) < error(b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f32,
+    /// The search score's share of the target (the rest is the result).
+    pub lambda: f32,
+    /// Share of the samples held back for validation.
+    pub validation: f32,
+    /// Evaluation units per unit of the output; `None`: [`fit_scale`].
+    pub scale: Option<f32>,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            hidden: 128,
+            epochs: 20,
+            batch: 16_384,
+            learning_rate: 0.001,
+            lambda: 0.5,
+            validation: 0.05,
+            scale: None,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub inputs: usize,
+    pub hidden: usize,
+    pub scale: f32,
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+impl FloatNet {
+    fn new(inputs: usize, hidden: usize, scale: f32, rng: &mut Rng) -> FloatNet {
+        let mut uniform = |range: f32| (rng.unit() as f32 * 2.0 - 1.0) * range;
+        FloatNet {
+            inputs,
+            hidden,
+            scale,
+            w1: (0..inputs * hidden).map(|_| uniform(0.1)).collect(),
+            b1: (0..hidden).map(|_| uniform(0.1)).collect(),
+            w2: (0..2 * hidden).map(|_| uniform(0.1)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, inputs: &[u16], acc: &mut [f32]) {
+        acc.copy_from_slice(&self.b1);
+        for &f in inputs {
+            let row = &self.w1[usize::from(f) * self.hidden..(usize::from(f) + 1) * self.hidden];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output (a logit) for one position's two input lists.
+    pub fn forward(&self, us: &[u16], them: &[u16]) -> f32 {
+        let mut a = vec![0.0; self.hidden];
+        let mut b = vec![0.0; self.hidden];
+        self.accumulate(us, &mut a);
+        self.accumulate(them, &mut b);
+        self.output(&a, &b)
+    }
+
+    fn output(&self, us: &[f32], them: &[f32]) -> f32 {
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let dot = |acc: &[f32], w: &[f32]| -> f32 {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| a.clamp(0.0, 1.0) * w)
+                .sum()
+        };
+        dot(us, w_us) + dot(them, w_them) + self.b2
+    }
+
+    /// The evaluation in evaluation units.
+    pub fn evaluate(&self, us: &[u16], them: &[u16]) -> f32 {
+        self.forward(us, them) * self.scale
+    }
+
+    /// The integer network the search runs.
+    pub fn quantise(&self, game: &str, recipe: &str) -> Network {
+        let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network {
+            game: game.to_string(),
+            recipe: recipe.to_string(),
+            inputs: self.inputs,
+            hidden: self.hidden,
+            scale: self.scale,
+            input_weights: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            input_bias: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            output_weights: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// Gradients (or Adam moments) of every parameter.
+#[derive(Clone)]
+struct Params {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl Params {
+    fn zeros(inputs: usize, hidden: usize) -> Params {
+        Params {
+            w1: vec![0.0; inputs * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.w1.fill(0.0);
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+    }
+
+    fn add(&mut self, other: &Params) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        self.b2 += other.b2;
+    }
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub epochs: usize,
+    pub train_loss: f64,
+    pub validation_loss: f64,
+    pub learning_rate: f32,
+}
+
+/// Which samples train and which validate: a seeded split.
+fn split(len: usize, validation: f32, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..len).collect();
+    shuffle(&mut order, &mut Rng::new(seed ^ 0x7370_6c69_7400));
+    let held = ((len as f64 * f64::from(validation.clamp(0.0, 0.5))).round() as usize)
+        .min(len.saturating_sub(1));
+    let train = order.split_off(held);
+    (train, order)
+}
+
+fn shuffle(items: &mut [usize], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// The target of sample `i`.
+fn target(data: &Encoded, i: usize, scale: f32, lambda: f32) -> f32 {
+    lambda * sigmoid(data.scores[i] / scale) + (1.0 - lambda) * data.results[i]
+}
+
+/// Adds the gradient of samples `indices` to `grad`; returns their summed loss.
+fn backprop(
+    net: &FloatNet,
+    data: &Encoded,
+    indices: &[usize],
+    lambda: f32,
+    grad: &mut Params,
+    scratch: &mut [Vec<f32>; 3],
+) -> f64 {
+    let h = net.hidden;
+    let mut loss = 0.0;
+    for &i in indices {
+        let (us, them) = data.sides(i);
+        let [a, b, d] = scratch;
+        net.accumulate(us, a);
+        net.accumulate(them, b);
+        let p = sigmoid(net.output(a, b));
+        let t = target(data, i, net.scale, lambda);
+        loss += f64::from((p - t) * (p - t));
+        let dy = 2.0 * (p - t) * p * (1.0 - p);
+        grad.b2 += dy;
+        for (side, inputs) in [(0, us), (1, them)] {
+            let acc = if side == 0 { &*a } else { &*b };
+            let w2 = &net.w2[side * h..(side + 1) * h];
+            let g2 = &mut grad.w2[side * h..(side + 1) * h];
+            for k in 0..h {
+                let x = acc[k];
+                g2[k] += dy * x.clamp(0.0, 1.0);
+                // The clipped ReLU passes a gradient only strictly inside 0..1.
+                d[k] = if x > 0.0 && x < 1.0 { dy * w2[k] } else { 0.0 };
+                grad.b1[k] += d[k];
+            }
+            for &f in inputs {
+                let row = &mut grad.w1[usize::from(f) * h..(usize::from(f) + 1) * h];
+                for (g, &dk) in row.iter_mut().zip(d.iter()) {
+                    *g += dk;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// The mean loss over `indices`, on every thread.
+fn mean_loss(
+    net: &FloatNet,
+    data: &Encoded,
+    indices: &[usize],
+    lambda: f32,
+    threads: usize,
+) -> f64 {
+    if indices.is_empty() {
+        return 0.0;
+    }
+    let chunk = indices.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = indices
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|&i| {
+                            let (us, them) = data.sides(i);
+                            let p = sigmoid(net.forward(us, them));
+                            let t = target(data, i, net.scale, lambda);
+                            f64::from((p - t) * (p - t))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / indices.len() as f64
+}
+
+/// Adam's state.
+struct Adam {
+    m: Params,
+    v: Params,
+    step: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn update(&mut self, net: &mut FloatNet, grad: &Params, lr: f32, count: usize) {
+        self.step += 1;
+        let scale = 1.0 / count.max(1) as f32;
+        let c1 = 1.0 - Self::BETA1.powi(self.step);
+        let c2 = 1.0 - Self::BETA2.powi(self.step);
+        let apply = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32| {
+            let g = g * scale;
+            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
+            *w = w.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        };
+        let layers = [
+            (&mut net.w1, &grad.w1, &mut self.m.w1, &mut self.v.w1),
+            (&mut net.b1, &grad.b1, &mut self.m.b1, &mut self.v.b1),
+            (&mut net.w2, &grad.w2, &mut self.m.w2, &mut self.v.w2),
+        ];
+        for (weights, grads, ms, vs) in layers {
+            for (((w, &g), m), v) in weights.iter_mut().zip(grads).zip(ms).zip(vs) {
+                apply(w, g, m, v);
+            }
+        }
+        apply(&mut net.b2, grad.b2, &mut self.m.b2, &mut self.v.b2);
+    }
+}
+
+/// Trains a network on `data` with `inputs` inputs. `progress` is called
+/// after every epoch. Deterministic for a seed and a number of threads.
+pub fn train(
+    data: &Encoded,
+    inputs: usize,
+    config: &TrainConfig,
+    mut progress: impl FnMut(&EpochReport),
+) -> Result<FloatNet, String> {
+    if data.is_empty() {
+        return Err("no training positions".into());
+    }
+    if data.inputs_used() > inputs {
+        return Err(format!(
+            "the data uses input {} but the game has {inputs}",
+            data.inputs_used() - 1
+        ));
+    }
+    if config.hidden == 0 || config.batch == 0 || config.epochs == 0 {
+        return Err("hidden size, batch and epochs must be at least 1".into());
+    }
+    let scale = config.scale.unwrap_or_else(|| fit_scale(data));
+    let mut rng = Rng::new(config.seed);
+    let mut net = FloatNet::new(inputs, config.hidden, scale, &mut rng);
+    let (mut train_set, validation) = split(data.len(), config.validation, config.seed);
+    let threads = config.threads.max(1);
+    let h = config.hidden;
+    let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(inputs, h)).collect();
+    let mut scratch: Vec<[Vec<f32>; 3]> = (0..threads)
+        .map(|_| [vec![0.0; h], vec![0.0; h], vec![0.0; h]])
+        .collect();
+    let mut total = Params::zeros(inputs, h);
+    let mut adam = Adam {
+        m: Params::zeros(inputs, h),
+        v: Params::zeros(inputs, h),
+        step: 0,
+    };
+    for epoch in 0..config.epochs {
+        let progress_in = epoch as f32 / config.epochs as f32;
+        let lr = config.learning_rate
+            * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress_in).cos()));
+        shuffle(&mut train_set, &mut rng);
+        let mut train_loss = 0.0;
+        for batch in train_set.chunks(config.batch) {
+            let chunk = batch.len().div_ceil(threads);
+            let net_ref = &net;
+            train_loss += std::thread::scope(|scope| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .zip(grads.iter_mut())
+                    .zip(scratch.iter_mut())
+                    .map(|((part, grad), scratch)| {
+                        scope.spawn(move || {
+                            grad.clear();
+                            backprop(net_ref, data, part, config.lambda, grad, scratch)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .sum::<f64>()
+            });
+            total.clear();
+            for grad in grads.iter().take(batch.len().div_ceil(chunk)) {
+                total.add(grad);
+            }
+            adam.update(&mut net, &total, lr, batch.len());
+        }
+        let validation_loss = mean_loss(&net, data, &validation, config.lambda, threads);
+        progress(&EpochReport {
+            epoch: epoch + 1,
+            epochs: config.epochs,
+            train_loss: train_loss / train_set.len().max(1) as f64,
+            validation_loss,
+            learning_rate: lr,
+        });
+    }
+    Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions of a made-up game: 40 inputs, about eight on per side; the
+    /// result follows inputs 0..10 for the side to move against the other's.
+    fn toy_data(count: usize, seed: u64) -> Encoded {
+        let mut rng = Rng::new(seed);
+        let mut data = Encoded::new();
+        for _ in 0..count {
+            let mut pick = || -> Vec<u16> {
+                let mut list: Vec<u16> = (0..8).map(|_| rng.below(40) as u16).collect();
+                list.sort_unstable();
+                list.dedup();
+                list
+            };
+            let (us, them) = (pick(), pick());
+            let strength = |list: &[u16]| list.iter().filter(|&&f| f < 10).count() as f32;
+            let edge = strength(&us) - strength(&them);
+            let result = if edge > 0.0 {
+                1.0
+            } else if edge < 0.0 {
+                0.0
+            } else {
+                0.5
+            };
+            data.push(&us, &them, edge * 100.0, result);
+        }
+        data
+    }
+
+    #[test]
+    fn a_tiny_training_run_lowers_the_loss() {
+        let data = toy_data(4000, 1);
+        let config = TrainConfig {
+            hidden: 16,
+            epochs: 8,
+            batch: 128,
+            learning_rate: 0.01,
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let mut losses = Vec::new();
+        let net = train(&data, 40, &config, |r| losses.push(r.validation_loss)).unwrap();
+        assert_eq!(losses.len(), 8);
+        assert!(losses[7] < losses[0] * 0.7, "validation losses {losses:?}");
+        // What it learnt points the right way.
+        let good = net.evaluate(&[1, 2, 3], &[30, 31, 32]);
+        let bad = net.evaluate(&[30, 31, 32], &[1, 2, 3]);
+        assert!(good > bad + 50.0, "{good} vs {bad}");
+    }
+
+    #[test]
+    fn training_is_deterministic_for_a_seed() {
+        let data = toy_data(500, 2);
+        let config = TrainConfig {
+            hidden: 8,
+            epochs: 2,
+            batch: 64,
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let a = train(&data, 40, &config, |_| {}).unwrap();
+        let b = train(&data, 40, &config, |_| {}).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        let data = toy_data(3000, 3);
+        let config = TrainConfig {
+            hidden: 32,
+            epochs: 4,
+            batch: 128,
+            learning_rate: 0.01,
+            // A scale like real games': the output's rounding to whole
+            // units is then negligible.
+            scale: Some(400.0),
+            ..TrainConfig::default()
+        };
+        let net = train(&data, 40, &config, |_| {}).unwrap();
+        let quantised = net.quantise("toy", "test");
+        let (mut worst, mut total) = (0f32, 0f32);
+        for i in 0..200 {
+            let (us, them) = data.sides(i);
+            let float = net.evaluate(us, them);
+            let (mut a, mut b) = (vec![0i16; 32], vec![0i16; 32]);
+            let sum = |list: &[u16], acc: &mut Vec<i16>| {
+                acc.copy_from_slice(&quantised.input_bias);
+                for &f in list {
+                    let row = &quantised.input_weights[usize::from(f) * 32..][..32];
+                    for (x, &w) in acc.iter_mut().zip(row) {
+                        *x += w;
+                    }
+                }
+            };
+            sum(us, &mut a);
+            sum(them, &mut b);
+            let integer = quantised.output(&a, &b) as f32;
+            // In units of the output's logit, whatever the scale.
+            let error = (integer - float).abs() / net.scale;
+            worst = worst.max(error);
+            total += error;
+        }
+        // The stated tolerance: 0.015 of a logit on average, 0.06 at worst
+        // (at Ataxx's fitted scale of about 480 units a logit: 7 and 29
+        // units, where 100 is a stone; measured: 0.008 and 0.024).
+        let mean = total / 200.0;
+        eprintln!("quantisation error: mean {mean:.4}, worst {worst:.4} logits");
+        assert!(mean <= 0.015 && worst <= 0.06, "mean {mean}, worst {worst}");
+        let bytes = quantised.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), quantised);
+    }
+
+    #[test]
+    fn the_fitted_scale_reads_scores_as_results() {
+        let data = toy_data(3000, 4);
+        let scale = fit_scale(&data);
+        // Scores of ±100 per point of edge, results a step function of it:
+        // the fitted sigmoid is steep, tens of units.
+        assert!((10.0..200.0).contains(&scale), "{scale}");
+    }
+
+    #[test]
+    fn bad_network_files_are_refused_without_panicking() {
+        let net = FloatNet::new(10, 4, 100.0, &mut Rng::new(1)).quantise("toy", "r");
+        let bytes = net.to_bytes();
+        assert!(Network::from_bytes(b"hello").is_err());
+        assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(
+            Network::from_bytes(&longer)
+                .unwrap_err()
+                .0
+                .contains("follow")
+        );
+        let mut rng = Rng::new(9);
+        for _ in 0..3000 {
+            let mut damaged = bytes.clone();
+            for _ in 0..1 + rng.below(4) {
+                let at = rng.below(damaged.len() as u64) as usize;
+                damaged[at] = rng.next_u64() as u8;
+            }
+            damaged.truncate(rng.below(damaged.len() as u64 + 1) as usize + 8);
+            let _ = Network::from_bytes(&damaged);
+        }
+    }
+}
