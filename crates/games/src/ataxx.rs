@@ -8,8 +8,10 @@ use crate::{
 };
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
+use plateau_core::net::Network;
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use plateau_search::{Level, Options};
+use std::sync::{Arc, OnceLock};
 
 /// The board side a virus variant names (`"5x5"` -> 5).
 fn virus_size(spec: &GameSpec) -> usize {
@@ -222,7 +224,27 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
         },
     },
     solve: Some(virus_solve),
-    net: None,
+    net: Some(NetSupport {
+        inputs: plateau_ataxx::inputs::INPUTS,
+        features: |_, text, us, them| crate::net_features::<Virus>(text, us, them),
+        engine: |spec, net, profile, seed| {
+            if is_wide(spec) {
+                return Err(format!(
+                    "{} has no network inputs: networks read boards up to 8x8",
+                    spec.full_name()
+                ));
+            }
+            let engine = engine::with_network::<Virus, _>(
+                profile,
+                seed,
+                net,
+                AtaxxEval::standard_virus(),
+                virus_search,
+            );
+            Ok(family_engine(profile, engine, true))
+        },
+        default: None,
+    }),
 };
 
 pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
@@ -277,19 +299,52 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
         inputs: plateau_ataxx::inputs::INPUTS,
         features: |_, text, us, them| crate::net_features::<Ataxx>(text, us, them),
         engine: |_, net, profile, seed| {
-            engine::with_network::<Ataxx, _>(
+            Ok(engine::with_network::<Ataxx, _>(
                 profile,
                 seed,
                 net,
                 AtaxxEval::standard(),
                 ataxx_search,
-            )
+            ))
         },
+        default: Some(ataxx_network),
     }),
 };
 
+/// The network `master` plays in Ataxx: 192 inputs, 128 hidden, trained on
+/// 2.5 M positions of self-play (docs/learning.md has the commands and the
+/// matches that made it the default).
+pub(crate) const ATAXX_NETWORK: &[u8] =
+    include_bytes!("../nets/ataxx-192x128-8556132dbeb2e986.net");
+
+fn ataxx_network() -> Arc<Network> {
+    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+    Arc::clone(NETWORK.get_or_init(|| {
+        // Embedded at build time and checked by the tests: never bad input.
+        Arc::new(Network::from_bytes(ATAXX_NETWORK).expect("the embedded Ataxx network reads"))
+    }))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_embedded_network_is_the_named_one_for_ataxx() {
+        let net = super::ataxx_network();
+        assert_eq!(net.game, "ataxx");
+        assert_eq!(
+            (net.inputs, net.hidden),
+            (plateau_ataxx::inputs::INPUTS, 128)
+        );
+        // The file is named after its content hash.
+        assert_eq!(format!("{:016x}", net.content_hash()), "8556132dbeb2e986");
+        assert!(
+            net.recipe.contains("plateau datagen ataxx"),
+            "{}",
+            net.recipe
+        );
+        assert!(net.recipe.contains("plateau train ataxx"), "{}", net.recipe);
+    }
+
     use crate::{GameSpec, Limits, Profile, SolveOptions};
 
     #[test]

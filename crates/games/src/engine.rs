@@ -84,6 +84,9 @@ pub struct Tweaks {
     /// Search parts switched on or off (`lmr=off`), in [`SWITCHES`] order:
     /// for measuring what each part brings to a game.
     pub switches: [Option<bool>; SWITCHES.len()],
+    /// `eval=classic`: the hand-written evaluation where the profile would
+    /// otherwise play the game's default network.
+    pub classic: bool,
 }
 
 impl Tweaks {
@@ -161,6 +164,18 @@ impl Tweaks {
                             })?,
                     )
                 }
+                "eval" => {
+                    self.classic = match value {
+                        "classic" => true,
+                        "net" => false,
+                        other => {
+                            return Err(format!(
+                                "eval={other}: choose classic (the hand-written evaluation) or \
+                                 net (the game's default network, where it has one)"
+                            ));
+                        }
+                    }
+                }
                 "lmr-base" => self.lmr_base = Some(parse_hundredths("lmr-base", value)?),
                 "lmr-div" => {
                     let divisor = parse_hundredths("lmr-div", value)?;
@@ -172,7 +187,7 @@ impl Tweaks {
                 name => {
                     let Some(index) = SWITCHES.iter().position(|&(s, _)| s == name) else {
                         return Err(format!(
-                            "unknown engine option {name:?}: time, hash, threads, lmr-base, \
+                            "unknown engine option {name:?}: time, hash, threads, eval, lmr-base, \
                              lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
                             SWITCHES.map(|(s, _)| s).join(", ")
                         ));
@@ -226,6 +241,9 @@ impl Tweaks {
                 TimePolicy::Seed => ",time=seed",
                 TimePolicy::Adaptive => ",time=adaptive",
             };
+        }
+        if self.classic {
+            text += ",eval=classic";
         }
         if let Some(mb) = self.table_mb {
             text += &format!(",hash={mb}");

@@ -65,7 +65,7 @@ pub struct GameInfo {
 }
 
 /// Builds an engine of a profile that evaluates with a network.
-type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Box<dyn AnyEngine>;
+type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Result<Box<dyn AnyEngine>, String>;
 
 /// Reads a position text into its network inputs (see [`NetSupport::features`]).
 type NetFeatures = fn(&GameSpec, &str, &mut Vec<u16>, &mut Vec<u16>) -> Result<(), String>;
@@ -78,7 +78,13 @@ pub struct NetSupport {
     /// list, the other side's into the second (both cleared first).
     pub features: NetFeatures,
     pub(crate) engine: NetEngine,
+    /// The network the game ships (embedded in the binary), if any: `master`
+    /// plays it unless told `eval=classic`.
+    pub default: Option<fn() -> Arc<Network>>,
 }
+
+/// The profiles that play a game's default network.
+pub const NETWORK_PROFILES: [Profile; 1] = [Profile::Level(Level::Master)];
 
 /// An engine as a command line gives it: `master,threads=2,net=FILE`.
 #[derive(Clone, Debug, PartialEq)]
@@ -278,9 +284,27 @@ impl GameSpec {
     }
 
     /// An engine of the given profile for this game; `seed` fixes its randomness
-    /// (same seed, same moves at fixed depth).
+    /// (same seed, same moves at fixed depth). `master` evaluates with the
+    /// game's default network where it ships one.
     pub fn engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
+        if let Some(net) = self.default_network()
+            && NETWORK_PROFILES.contains(&profile)
+            && let Some(support) = &self.info.net
+            && let Ok(engine) = (support.engine)(self, net, profile, seed)
+        {
+            return engine;
+        }
+        self.classic_engine(profile, seed)
+    }
+
+    /// An engine of `profile` on the hand-written evaluation (`eval=classic`).
+    pub fn classic_engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
         (self.info.engine)(self, profile, seed)
+    }
+
+    /// The network this game ships, if any.
+    pub fn default_network(&self) -> Option<Arc<Network>> {
+        self.info.net.as_ref()?.default.map(|load| load())
     }
 
     /// An engine of `profile` evaluating with `weights` (one per feature of
@@ -322,7 +346,7 @@ impl GameSpec {
             .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
         net.check_for(&self.full_name(), support.inputs)
             .map_err(|err| err.to_string())?;
-        Ok((support.engine)(self, net, profile, seed))
+        (support.engine)(self, net, profile, seed)
     }
 
     /// Reads an engine as a command line writes it: a profile with tweaks
@@ -378,7 +402,11 @@ impl GameSpec {
 
     /// An engine of a profile with its tweaks (`master,time=seed`).
     pub fn engine_with(&self, choice: &EngineChoice, seed: u64) -> Box<dyn AnyEngine> {
-        let mut engine = self.engine(choice.profile, seed);
+        let mut engine = if choice.tweaks.classic {
+            self.classic_engine(choice.profile, seed)
+        } else {
+            self.engine(choice.profile, seed)
+        };
         if choice.tweaks != Tweaks::default() {
             engine.tweak(&choice.tweaks);
         }
@@ -517,6 +545,55 @@ mod tests {
                 .unwrap();
             assert!(err.contains("inputs"), "{err}");
         }
+        // Networks read boards up to 8x8: the 9x9 virus game has none.
+        let wide = GameSpec::lookup("virus/9x9", None).unwrap();
+        let inputs = wide.info.net.as_ref().unwrap().inputs;
+        let net = Arc::new(made_up_network("virus/9x9", inputs));
+        let err = wide
+            .engine_with_network(net, Profile::Level(Level::Master), 1)
+            .err()
+            .unwrap();
+        assert!(err.contains("up to 8x8"), "{err}");
+    }
+
+    #[test]
+    fn master_plays_the_default_network_unless_told_classic() {
+        let score = |game: &str, engine: &str| {
+            let spec = GameSpec::lookup(game, None).unwrap();
+            let choice = EngineChoice::parse(engine).unwrap();
+            let mut engine = spec.engine_with(&choice, 1);
+            let start = spec.new_game();
+            engine
+                .think(start.as_ref(), &Limits::depth(3), &mut |_| {})
+                .unwrap()
+                .score
+        };
+        let choice = EngineChoice::parse("master,eval=classic").unwrap();
+        assert!(choice.tweaks.classic);
+        assert_eq!(choice.name(), "master,eval=classic");
+        assert!(EngineChoice::parse("master,eval=magic").is_err());
+        // Ataxx ships a network: the two evaluations score the start apart.
+        assert!(
+            GameSpec::lookup("ataxx", None)
+                .unwrap()
+                .default_network()
+                .is_some()
+        );
+        assert_ne!(
+            score("ataxx", "master"),
+            score("ataxx", "master,eval=classic")
+        );
+        // Draughts has none: master is the hand-written evaluation either way.
+        assert!(
+            GameSpec::lookup("draughts", None)
+                .unwrap()
+                .default_network()
+                .is_none()
+        );
+        assert_eq!(
+            score("draughts", "master"),
+            score("draughts", "master,eval=classic")
+        );
     }
 
     #[test]

@@ -55,7 +55,12 @@ pub struct TrainArgs {
     scale: Option<f32>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads (default: every core).
+    /// A note put in front of the recipe stored in the network (say, the
+    /// datagen commands that made the data).
+    #[arg(long)]
+    note: Option<String>,
+    /// Threads (default: every core). The result depends on the number of
+    /// threads (sums in another order), not on the machine.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
 }
@@ -136,7 +141,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let recipe = format!(
         "plateau train {game} --data {} --hidden {} --epochs {} --batch {} --lr {} --lambda {} \
-         --validation {} --scale {} --seed {} ({} positions)",
+         --validation {} --scale {} --seed {} --threads {} ({} positions)",
         data_names.join(" --data "),
         args.hidden,
         args.epochs,
@@ -146,8 +151,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.validation,
         net.scale,
         args.seed,
+        config.threads,
         encoded.len()
     );
+    let recipe = match &args.note {
+        Some(note) => format!("{note}; {recipe}"),
+        None => recipe,
+    };
     let quantised = net.quantise(&game, &recipe);
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
