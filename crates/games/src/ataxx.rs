@@ -243,7 +243,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
             );
             Ok(family_engine(profile, engine, true))
         },
-        default: None,
+        default: Some(virus_network),
     }),
 };
 
@@ -317,32 +317,48 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 pub(crate) const ATAXX_NETWORK: &[u8] =
     include_bytes!("../nets/ataxx-192x128-8556132dbeb2e986.net");
 
+/// The network `master` plays in the 7x7 virus game: 192 inputs, 128
+/// hidden, trained on 1.55 M positions of self-play (docs/learning.md).
+pub(crate) const VIRUS_NETWORK: &[u8] =
+    include_bytes!("../nets/virus-7x7-192x128-d7ee9099b80e4fa8.net");
+
 fn ataxx_network() -> Arc<Network> {
     static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-    Arc::clone(NETWORK.get_or_init(|| {
-        // Embedded at build time and checked by the tests: never bad input.
-        Arc::new(Network::from_bytes(ATAXX_NETWORK).expect("the embedded Ataxx network reads"))
-    }))
+    crate::embedded_network(&NETWORK, ATAXX_NETWORK)
+}
+
+fn virus_network() -> Arc<Network> {
+    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
+    crate::embedded_network(&NETWORK, VIRUS_NETWORK)
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_embedded_network_is_the_named_one_for_ataxx() {
-        let net = super::ataxx_network();
-        assert_eq!(net.game, "ataxx");
-        assert_eq!(
-            (net.inputs, net.hidden),
-            (plateau_ataxx::inputs::INPUTS, 128)
-        );
-        // The file is named after its content hash.
-        assert_eq!(format!("{:016x}", net.content_hash()), "8556132dbeb2e986");
-        assert!(
-            net.recipe.contains("plateau datagen ataxx"),
-            "{}",
-            net.recipe
-        );
-        assert!(net.recipe.contains("plateau train ataxx"), "{}", net.recipe);
+    fn the_embedded_networks_are_the_named_ones() {
+        for (net, game, hash) in [
+            (super::ataxx_network(), "ataxx", "8556132dbeb2e986"),
+            (super::virus_network(), "virus/7x7", "d7ee9099b80e4fa8"),
+        ] {
+            assert_eq!(net.game, game);
+            assert_eq!(
+                (net.inputs, net.hidden),
+                (plateau_ataxx::inputs::INPUTS, 128)
+            );
+            // Each file is named after its content hash.
+            assert_eq!(format!("{:016x}", net.content_hash()), hash);
+            let base = game.split('/').next().unwrap_or(game);
+            assert!(
+                net.recipe.contains(&format!("plateau datagen {base}")),
+                "{}",
+                net.recipe
+            );
+            assert!(
+                net.recipe.contains(&format!("plateau train {game}")),
+                "{}",
+                net.recipe
+            );
+        }
     }
 
     use crate::{GameSpec, Limits, Profile, SolveOptions};

@@ -24,7 +24,7 @@ use plateau_core::net::{NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use std::fmt;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A variant of a game (a layout, a board size, a rule set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,6 +132,17 @@ pub fn read_network(path: &Path) -> Result<Network, String> {
     }
     let bytes = std::fs::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
     Network::from_bytes(&bytes).map_err(|err| format!("{}: {err}", path.display()))
+}
+
+/// A network embedded in the binary, read once.
+pub(crate) fn embedded_network(
+    cell: &'static OnceLock<Arc<Network>>,
+    bytes: &'static [u8],
+) -> Arc<Network> {
+    Arc::clone(cell.get_or_init(|| {
+        // Embedded at build time and checked by the tests: never bad input.
+        Arc::new(Network::from_bytes(bytes).expect("an embedded network reads"))
+    }))
 }
 
 /// [`NetSupport::features`] for a typed game.
@@ -302,9 +313,10 @@ impl GameSpec {
         (self.info.engine)(self, profile, seed)
     }
 
-    /// The network this game ships, if any.
+    /// The network this game ships for this variant, if any.
     pub fn default_network(&self) -> Option<Arc<Network>> {
-        self.info.net.as_ref()?.default.map(|load| load())
+        let net = (self.info.net.as_ref()?.default?)();
+        (net.game == self.full_name()).then_some(net)
     }
 
     /// An engine of `profile` evaluating with `weights` (one per feature of
