@@ -201,6 +201,18 @@ impl Network {
         let input_bias = cursor.i16s(hidden, "input biases")?;
         let output_weights = cursor.i16s(2 * hidden, "output weights")?;
         let output_bias = cursor.u32("output bias")? as i32;
+        // The output sums `hidden` products of an activation (at most QA) and
+        // a weight in 32 bits: refuse weights that could overflow them.
+        let largest = output_weights
+            .iter()
+            .map(|w| i64::from(w.unsigned_abs()))
+            .max();
+        if hidden as i64 * i64::from(QA) * largest.unwrap_or(0) > i64::from(i32::MAX / 2) {
+            return Err(NetError(format!(
+                "output weights up to {} are too large for {hidden} hidden neurons",
+                largest.unwrap_or(0)
+            )));
+        }
         if cursor.at != bytes.len() {
             return Err(NetError(format!(
                 "{} bytes follow the network",

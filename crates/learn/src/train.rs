@@ -618,6 +618,11 @@ mod tests {
                 .0
                 .contains("follow")
         );
+        // Output weights that could overflow the 32-bit output sum.
+        let mut huge = FloatNet::new(10, 256, 100.0, &mut Rng::new(2)).quantise("toy", "r");
+        huge.output_weights.fill(i16::MAX);
+        let err = Network::from_bytes(&huge.to_bytes()).unwrap_err();
+        assert!(err.0.contains("too large"), "{err}");
         let mut rng = Rng::new(9);
         for _ in 0..3000 {
             let mut damaged = bytes.clone();
