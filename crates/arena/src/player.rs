@@ -5,10 +5,8 @@
 use crate::external::{ExternalError, ExternalOptions, HubEngine, Protocol, UaiEngine};
 use crate::weights::read_weights;
 use plateau_core::AnyGame;
-use plateau_core::net::Network;
-use plateau_games::{AnyEngine, EngineChoice, GameSpec, Level, Limits, Profile};
+use plateau_games::{AnyEngine, EngineChoice, EngineText, GameSpec, Level, Limits, Profile};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -84,11 +82,7 @@ pub enum EngineSpec {
         choice: EngineChoice,
     },
     /// A profile evaluating with a network: `master,net=FILE`.
-    Network {
-        label: String,
-        net: Arc<Network>,
-        choice: EngineChoice,
-    },
+    Network(EngineText),
     /// An engine program: `uai:CMD`, `hub:CMD`.
     External {
         protocol: Protocol,
@@ -132,14 +126,7 @@ impl EngineSpec {
             }
         }
         if text.split(',').any(|part| part.trim().starts_with("net=")) {
-            let engine = spec.parse_engine(text)?;
-            if let Some(file) = engine.net {
-                return Ok(EngineSpec::Network {
-                    label: format!("net={}", file.path),
-                    net: file.net,
-                    choice: engine.choice,
-                });
-            }
+            return spec.parse_engine(text).map(EngineSpec::Network);
         }
         let mut parts = text.split(',');
         let head = parts.next().unwrap_or("").trim();
@@ -176,9 +163,10 @@ impl EngineSpec {
                     format!("{label}({})", choice.name())
                 }
             }
-            EngineSpec::Network { label, choice, .. } => {
-                format!("{}({label})", choice.name())
-            }
+            EngineSpec::Network(engine) => match &engine.net {
+                Some(file) => format!("{}(net={})", engine.choice.name(), file.path),
+                None => engine.choice.name(),
+            },
             EngineSpec::External { label, .. } => label.clone(),
         }
     }
@@ -207,15 +195,10 @@ impl EngineSpec {
                 }
                 Box::new(Builtin(engine))
             }
-            EngineSpec::Network { net, choice, .. } => {
-                let mut engine = spec
-                    .engine_with_network(Arc::clone(net), choice.profile, seed)
-                    .map_err(PlayerError::Engine)?;
-                if choice.tweaks != Default::default() {
-                    engine.tweak(&choice.tweaks);
-                }
-                Box::new(Builtin(engine))
-            }
+            EngineSpec::Network(engine) => Box::new(Builtin(
+                spec.build_engine(engine, seed)
+                    .map_err(PlayerError::Engine)?,
+            )),
             EngineSpec::External {
                 protocol, command, ..
             } => match protocol {

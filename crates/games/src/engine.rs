@@ -4,6 +4,7 @@
 use plateau_core::net::{NetEval, NetGame, NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Evaluator, Game, Rng};
 use plateau_search::{Engine, Info, Level, Limits, Options, TimePolicy, score};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -505,18 +506,22 @@ pub trait AnyEngine: Send {
     }
 }
 
+/// Makes the position a [`TypedEngine`] searches from the game's: the game
+/// itself (borrowed), or the game with a network's accumulators.
+type Lift<G, S, E> = for<'a> fn(&'a G, &E) -> Cow<'a, S>;
+
 /// The generic engine on a typed game. It searches `S`, made from the game
-/// by `lift`: the game itself, or the game with a network's accumulators.
+/// by `lift`.
 pub(crate) struct TypedEngine<G: Game, S: Game<Move = G::Move>, E: Evaluator<S>> {
     name: &'static str,
     engine: Engine<S, E>,
     limits: Limits,
-    lift: fn(&G, &E) -> S,
+    lift: Lift<G, S, E>,
 }
 
 impl<G: Game, E: Evaluator<G> + 'static> TypedEngine<G, G, E> {
     pub(crate) fn boxed(profile: Profile, evaluator: E, options: Options) -> Box<dyn AnyEngine> {
-        TypedEngine::boxed_lifted(profile, evaluator, options, |game: &G, _| game.clone())
+        TypedEngine::boxed_lifted(profile, evaluator, options, |game, _| Cow::Borrowed(game))
     }
 }
 
@@ -525,7 +530,7 @@ impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> TypedEngine<G,
         profile: Profile,
         evaluator: E,
         options: Options,
-        lift: fn(&G, &E) -> S,
+        lift: Lift<G, S, E>,
     ) -> Box<dyn AnyEngine> {
         Box::new(TypedEngine {
             name: profile.name(),
@@ -571,7 +576,7 @@ impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> AnyEngine
         let searched = (self.lift)(typed, self.engine.evaluator());
         let result = self
             .engine
-            .search(&searched, limits, |progress: &Info<G::Move>| {
+            .search(searched.as_ref(), limits, |progress: &Info<G::Move>| {
                 info(&InfoLine {
                     depth: progress.depth,
                     seldepth: progress.seldepth,
@@ -702,6 +707,19 @@ fn level_options(level: Level, seed: u64, search: SearchDefaults) -> Options {
     options
 }
 
+/// The search options of `profile` in a game (`None` for the random player,
+/// which does not search).
+fn profile_options(profile: Profile, seed: u64, search: SearchDefaults) -> Option<Options> {
+    match profile {
+        Profile::Random => None,
+        Profile::Level(level) => Some(level_options(level, seed, search)),
+        Profile::Seed => Some(Options {
+            seed,
+            ..Options::seed_baseline()
+        }),
+    }
+}
+
 /// Builds an engine for a game from its evaluators: `standard` for the levels,
 /// `seed` for the seed profile.
 pub(crate) fn build<G: Game, S: Evaluator<G> + 'static, D: Evaluator<G> + 'static>(
@@ -711,19 +729,12 @@ pub(crate) fn build<G: Game, S: Evaluator<G> + 'static, D: Evaluator<G> + 'stati
     seed_evaluator: impl FnOnce() -> S,
     search: SearchDefaults,
 ) -> Box<dyn AnyEngine> {
-    match profile {
-        Profile::Random => RandomEngine::boxed(seed),
-        Profile::Level(level) => {
-            TypedEngine::boxed(profile, standard(), level_options(level, seed, search))
+    match profile_options(profile, seed, search) {
+        None => RandomEngine::boxed(seed),
+        Some(options) if profile == Profile::Seed => {
+            TypedEngine::boxed(profile, seed_evaluator(), options)
         }
-        Profile::Seed => TypedEngine::boxed(
-            profile,
-            seed_evaluator(),
-            Options {
-                seed,
-                ..Options::seed_baseline()
-            },
-        ),
+        Some(options) => TypedEngine::boxed(profile, standard(), options),
     }
 }
 
@@ -736,19 +747,9 @@ pub(crate) fn weighted<G: Game, E: Evaluator<G> + 'static>(
     search: SearchDefaults,
 ) -> Option<Box<dyn AnyEngine>> {
     let evaluator = evaluator?;
-    Some(match profile {
-        Profile::Random => RandomEngine::boxed(seed),
-        Profile::Level(level) => {
-            TypedEngine::boxed(profile, evaluator, level_options(level, seed, search))
-        }
-        Profile::Seed => TypedEngine::boxed(
-            profile,
-            evaluator,
-            Options {
-                seed,
-                ..Options::seed_baseline()
-            },
-        ),
+    Some(match profile_options(profile, seed, search) {
+        None => RandomEngine::boxed(seed),
+        Some(options) => TypedEngine::boxed(profile, evaluator, options),
     })
 }
 
@@ -761,18 +762,13 @@ pub(crate) fn with_network<G: NetInputs, E: Evaluator<G> + 'static>(
     classic: E,
     search: SearchDefaults,
 ) -> Box<dyn AnyEngine> {
-    let options = match profile {
-        Profile::Random => return RandomEngine::boxed(seed),
-        Profile::Level(level) => level_options(level, seed, search),
-        Profile::Seed => Options {
-            seed,
-            ..Options::seed_baseline()
-        },
+    let Some(options) = profile_options(profile, seed, search) else {
+        return RandomEngine::boxed(seed);
     };
     TypedEngine::boxed_lifted(
         profile,
         NetEval { net, classic },
         options,
-        |game: &G, eval: &NetEval<E>| NetGame::new(game.clone(), Arc::clone(&eval.net)),
+        |game: &G, eval: &NetEval<E>| Cow::Owned(NetGame::new(game.clone(), Arc::clone(&eval.net))),
     )
 }

@@ -298,8 +298,8 @@ impl GameSpec {
     /// (same seed, same moves at fixed depth). `master` evaluates with the
     /// game's default network where it ships one.
     pub fn engine(&self, profile: Profile, seed: u64) -> Box<dyn AnyEngine> {
-        if let Some(net) = self.default_network()
-            && NETWORK_PROFILES.contains(&profile)
+        if NETWORK_PROFILES.contains(&profile)
+            && let Some(net) = self.default_network()
             && let Some(support) = &self.info.net
             && let Ok(engine) = (support.engine)(self, net, profile, seed)
         {
@@ -351,6 +351,13 @@ impl GameSpec {
         profile: Profile,
         seed: u64,
     ) -> Result<Box<dyn AnyEngine>, String> {
+        let support = self.check_network(&net)?;
+        (support.engine)(self, net, profile, seed)
+    }
+
+    /// What this game needs of a network, once `net` is known to be one of
+    /// its own (same game and variant, same inputs).
+    fn check_network(&self, net: &Network) -> Result<&'static NetSupport, String> {
         let support = self
             .info
             .net
@@ -358,7 +365,7 @@ impl GameSpec {
             .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
         net.check_for(&self.full_name(), support.inputs)
             .map_err(|err| err.to_string())?;
-        (support.engine)(self, net, profile, seed)
+        Ok(support)
     }
 
     /// Reads an engine as a command line writes it: a profile with tweaks
@@ -372,13 +379,11 @@ impl GameSpec {
                 net: None,
             });
         };
-        let support = self
-            .info
-            .net
-            .as_ref()
-            .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
+        if self.info.net.is_none() {
+            return Err(format!("{} has no network inputs yet", self.full_name()));
+        }
         let net = read_network(Path::new(file))?;
-        net.check_for(&self.full_name(), support.inputs)
+        self.check_network(&net)
             .map_err(|err| format!("{file}: {err}"))?;
         let rest: Vec<&str> = parts
             .iter()

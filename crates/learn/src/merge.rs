@@ -1,6 +1,6 @@
 //! Several data files into one, optionally shuffled: what a trainer reads.
 
-use crate::data::{DataError, DataReader, DataWriter, Header, Layout, Sample};
+use crate::data::{DataError, DataWriter, Header, Layout, Sample, read_all};
 use plateau_core::Rng;
 use std::path::{Path, PathBuf};
 
@@ -26,11 +26,11 @@ pub fn merge(
     shuffle: Option<u64>,
     dedup: bool,
 ) -> Result<MergeSummary, DataError> {
-    let Some(first) = inputs.first() else {
+    if inputs.is_empty() {
         return Err(DataError::Invalid {
             what: "no input file to merge".into(),
         });
-    };
+    }
     for input in inputs {
         if same_file(input, output) {
             return Err(DataError::Invalid {
@@ -41,21 +41,24 @@ pub fn merge(
             });
         }
     }
-    let game = DataReader::open(first)?.header().game.clone();
+    let mut game: Option<String> = None;
     let mut samples: Vec<Sample> = Vec::new();
     for input in inputs {
-        let mut reader = DataReader::open(input)?;
-        if reader.header().game != game {
-            return Err(DataError::WrongGame {
-                path: input.clone(),
-                found: reader.header().game.clone(),
-                wanted: game,
-            });
+        let (header, read) = read_all(input)?;
+        match &game {
+            Some(wanted) if *wanted != header.game => {
+                return Err(DataError::WrongGame {
+                    path: input.clone(),
+                    found: header.game,
+                    wanted: wanted.clone(),
+                });
+            }
+            Some(_) => {}
+            None => game = Some(header.game),
         }
-        while let Some(block) = reader.next_block()? {
-            samples.extend(block);
-        }
+        samples.extend(read);
     }
+    let game = game.unwrap_or_default();
     let mut duplicates = 0;
     if dedup {
         let mut seen = std::collections::HashSet::new();

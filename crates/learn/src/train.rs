@@ -287,6 +287,25 @@ fn target(data: &Encoded, i: usize, scale: f32, lambda: f32) -> f32 {
     lambda * sigmoid(data.scores[i] / scale) + (1.0 - lambda) * data.results[i]
 }
 
+/// The prediction and the target for sample `i`, leaving the two sides'
+/// accumulators in `a` and `b`.
+fn predict(
+    net: &FloatNet,
+    data: &Encoded,
+    i: usize,
+    lambda: f32,
+    a: &mut [f32],
+    b: &mut [f32],
+) -> (f32, f32) {
+    let (us, them) = data.sides(i);
+    net.accumulate(us, a);
+    net.accumulate(them, b);
+    (
+        sigmoid(net.output(a, b)),
+        target(data, i, net.scale, lambda),
+    )
+}
+
 /// Adds the gradient of samples `indices` to `grad`; returns their summed loss.
 fn backprop(
     net: &FloatNet,
@@ -301,10 +320,7 @@ fn backprop(
     for &i in indices {
         let (us, them) = data.sides(i);
         let [a, b, d] = scratch;
-        net.accumulate(us, a);
-        net.accumulate(them, b);
-        let p = sigmoid(net.output(a, b));
-        let t = target(data, i, net.scale, lambda);
+        let (p, t) = predict(net, data, i, lambda, a, b);
         loss += f64::from((p - t) * (p - t));
         let dy = 2.0 * (p - t) * p * (1.0 - p);
         grad.b2 += dy;
@@ -347,11 +363,10 @@ fn mean_loss(
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
+                    let (mut a, mut b) = (vec![0.0; net.hidden], vec![0.0; net.hidden]);
                     part.iter()
                         .map(|&i| {
-                            let (us, them) = data.sides(i);
-                            let p = sigmoid(net.forward(us, them));
-                            let t = target(data, i, net.scale, lambda);
+                            let (p, t) = predict(net, data, i, lambda, &mut a, &mut b);
                             f64::from((p - t) * (p - t))
                         })
                         .sum::<f64>()

@@ -71,8 +71,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         let (mut nodes, mut time, mut depths) = (0u64, Duration::ZERO, Vec::new());
         for (i, text) in info.bench_positions.iter().enumerate() {
             let game = spec.from_text(text)?;
-            let mut engine = spec.build_engine(&choice, 0).map_err(anyhow::Error::msg)?;
-            let (thought, elapsed) = timed(engine.as_mut(), game.as_ref(), &limits)?;
+            let (thought, elapsed) =
+                timed(build(&spec, &choice)?.as_mut(), game.as_ref(), &limits)?;
             nodes += thought.nodes;
             time += elapsed;
             depths.push(thought.depth);
