@@ -11,6 +11,7 @@
 //! - [`weights`]: the weight file format;
 //! - [`pool`]: independent jobs on a few threads, results in job order.
 
+pub mod crosstable;
 pub mod external;
 mod game;
 pub mod openings;
@@ -23,6 +24,7 @@ pub mod stats;
 pub mod tune;
 pub mod weights;
 
+pub use crosstable::{Crosstable, Standing};
 pub use game::{ClockControl, GameRecord, TimeControl};
 pub use openings::{Opening, OpeningSource};
 pub use player::{

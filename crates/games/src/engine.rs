@@ -471,6 +471,25 @@ pub trait AnyEngine: Send {
         info: &mut dyn FnMut(&InfoLine),
     ) -> Result<Thought, String>;
 
+    /// Chooses the best move that is not in `excluded` (the game's notation),
+    /// searching without an opening book: asked again with its answers
+    /// excluded, it gives the second-best move, the third..., each with a
+    /// score (a tournament client varies its openings with it). Engines that
+    /// cannot search for alternatives refuse when their choice is excluded.
+    fn think_excluding(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: &Limits,
+        excluded: &[String],
+        info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, String> {
+        let thought = self.think(game, limits, info)?;
+        if excluded.contains(&thought.best) {
+            return Err(format!("{} cannot look for alternatives", self.name()));
+        }
+        Ok(thought)
+    }
+
     /// The limits of the profile, used when nobody imposes others.
     fn default_limits(&self) -> Limits;
 
@@ -554,50 +573,17 @@ impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> AnyEngine
         limits: &Limits,
         info: &mut dyn FnMut(&InfoLine),
     ) -> Result<Thought, String> {
-        let typed = game
-            .as_any()
-            .downcast_ref::<Erased<G>>()
-            .ok_or_else(|| format!("this engine does not play {}", game.name()))?
-            .game();
-        if let Some(outcome) = typed.outcome() {
-            return Err(format!("the game is over: {outcome}"));
-        }
-        let notation = |moves: &[G::Move]| -> Vec<String> {
-            let mut position = typed.clone();
-            moves
-                .iter()
-                .map(|&mv| {
-                    let text = position.format_move(mv);
-                    position.play(mv);
-                    text
-                })
-                .collect()
-        };
-        let searched = (self.lift)(typed, self.engine.evaluator());
-        let result = self
-            .engine
-            .search(searched.as_ref(), limits, |progress: &Info<G::Move>| {
-                info(&InfoLine {
-                    depth: progress.depth,
-                    seldepth: progress.seldepth,
-                    score: progress.score,
-                    nodes: progress.nodes,
-                    nps: progress.nps(),
-                    elapsed: progress.elapsed,
-                    pv: notation(&progress.pv),
-                });
-            });
-        let best = result
-            .best
-            .ok_or_else(|| "no legal move in this position".to_string())?;
-        Ok(Thought {
-            best: typed.format_move(best),
-            score: result.score,
-            depth: result.depth,
-            nodes: result.nodes,
-            elapsed: result.elapsed,
-            pv: notation(&result.pv),
-        })
+        self.think_among(game, limits, None, info)
+    }
+
+    fn think_excluding(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: &Limits,
+        excluded: &[String],
+        info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, String> {
+        self.think_among(game, limits, Some(excluded), info)
     }
 
     fn default_limits(&self) -> Limits {
@@ -636,6 +622,73 @@ impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> AnyEngine
     }
 }
 
+impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> TypedEngine<G, S, E> {
+    /// A search, or with `excluded` one without the book for the best move
+    /// not excluded.
+    fn think_among(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: &Limits,
+        excluded: Option<&[String]>,
+        info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, String> {
+        let typed = game
+            .as_any()
+            .downcast_ref::<Erased<G>>()
+            .ok_or_else(|| format!("this engine does not play {}", game.name()))?
+            .game();
+        if let Some(outcome) = typed.outcome() {
+            return Err(format!("the game is over: {outcome}"));
+        }
+        let notation = |moves: &[G::Move]| -> Vec<String> {
+            let mut position = typed.clone();
+            moves
+                .iter()
+                .map(|&mv| {
+                    let text = position.format_move(mv);
+                    position.play(mv);
+                    text
+                })
+                .collect()
+        };
+        let excluded: Option<Vec<G::Move>> = excluded.map(|texts| {
+            // A text that is not a legal move here excludes nothing.
+            texts
+                .iter()
+                .filter_map(|text| typed.parse_move(text).ok())
+                .collect()
+        });
+        let searched = (self.lift)(typed, self.engine.evaluator());
+        let result = self.engine.search_excluding(
+            searched.as_ref(),
+            limits,
+            excluded.as_deref(),
+            |progress: &Info<G::Move>| {
+                info(&InfoLine {
+                    depth: progress.depth,
+                    seldepth: progress.seldepth,
+                    score: progress.score,
+                    nodes: progress.nodes,
+                    nps: progress.nps(),
+                    elapsed: progress.elapsed,
+                    pv: notation(&progress.pv),
+                });
+            },
+        );
+        let best = result
+            .best
+            .ok_or_else(|| "no legal move in this position".to_string())?;
+        Ok(Thought {
+            best: typed.format_move(best),
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            pv: notation(&result.pv),
+        })
+    }
+}
+
 /// Plays uniformly random legal moves (for tests and as the weakest opponent).
 pub(crate) struct RandomEngine {
     rng: Rng,
@@ -659,10 +712,24 @@ impl AnyEngine for RandomEngine {
     fn think(
         &mut self,
         game: &dyn AnyGame,
+        limits: &Limits,
+        info: &mut dyn FnMut(&InfoLine),
+    ) -> Result<Thought, String> {
+        self.think_excluding(game, limits, &[], info)
+    }
+
+    fn think_excluding(
+        &mut self,
+        game: &dyn AnyGame,
         _limits: &Limits,
+        excluded: &[String],
         _info: &mut dyn FnMut(&InfoLine),
     ) -> Result<Thought, String> {
-        let moves = game.legal_moves();
+        let moves: Vec<String> = game
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| !excluded.contains(mv))
+            .collect();
         let best = self
             .rng
             .choose(&moves)

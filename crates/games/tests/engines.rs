@@ -330,3 +330,47 @@ fn a_front_ends_thread_count_gives_way_to_the_engine_texts() {
     let random = spec.engine(Profile::parse("random").unwrap(), 1);
     assert_eq!((random.threads(), random.table_mb()), (1, 0));
 }
+
+#[test]
+fn excluding_moves_gives_the_next_best_ones_for_every_game() {
+    for name in ["escampe", "draughts", "abalone", "virus", "ataxx"] {
+        let spec = GameSpec::lookup(name, None).unwrap();
+        for profile in ["medium", "random"] {
+            let mut engine = spec.engine(Profile::parse(profile).unwrap(), 3);
+            let mut game = spec.new_game();
+            if name == "escampe" {
+                // Blanc's placement: a search over every placement.
+                game.play("C6/A6/B5/D5/E6/F5").unwrap();
+            }
+            let legal = game.legal_moves();
+            let mut excluded: Vec<String> = Vec::new();
+            for _ in 0..3.min(legal.len()) {
+                let thought = engine
+                    .think_excluding(game.as_ref(), &Limits::depth(2), &excluded, &mut |_| {})
+                    .unwrap();
+                assert!(legal.contains(&thought.best), "{name} {profile}");
+                assert!(
+                    !excluded.contains(&thought.best),
+                    "{name} {profile}: {} was excluded",
+                    thought.best
+                );
+                excluded.push(thought.best);
+            }
+            // With every move excluded there is nothing left to choose.
+            let all = engine.think_excluding(game.as_ref(), &Limits::depth(1), &legal, &mut |_| {});
+            assert!(all.is_err(), "{name} {profile}");
+        }
+    }
+}
+
+#[test]
+fn the_first_excluding_search_skips_the_book() {
+    // Noir's placement normally comes from the book; the alternatives search.
+    let spec = escampe();
+    let mut engine = spec.engine(Profile::parse("strong").unwrap(), 0);
+    let game = spec.new_game();
+    let searched = engine
+        .think_excluding(game.as_ref(), &Limits::depth(3), &[], &mut |_| {})
+        .unwrap();
+    assert!(searched.nodes > 0, "a search, not a book move");
+}

@@ -3,8 +3,11 @@
 
 use plateau_core::{AnyGame, Rng, Side};
 use plateau_games::{EngineChoice, GameSpec};
-use plateau_protocols::escampe::arbiter::{ArbiterConfig, EndReason, GameReport, run_arbiter};
+use plateau_protocols::escampe::arbiter::{
+    ArbiterConfig, EndReason, GameReport, Tournament, run_arbiter,
+};
 use plateau_protocols::escampe::client::{ClientConfig, ClientError, ClientGame, run_client};
+use plateau_protocols::escampe::openings::Opening;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{Receiver, channel};
@@ -14,7 +17,7 @@ use std::time::Duration;
 /// A running arbiter: its port, its thread, and its log lines.
 struct Running {
     port: u16,
-    handle: JoinHandle<Vec<GameReport>>,
+    handle: JoinHandle<Tournament>,
     log: Receiver<String>,
 }
 
@@ -34,7 +37,17 @@ impl Running {
     }
 
     fn join(self) -> Vec<GameReport> {
+        self.tournament().reports
+    }
+
+    fn tournament(self) -> Tournament {
         self.handle.join().unwrap()
+    }
+
+    /// The tournament and every line it logged.
+    fn finish(self) -> (Tournament, Vec<String>) {
+        let tournament = self.handle.join().unwrap();
+        (tournament, self.log.try_iter().collect())
     }
 }
 
@@ -53,8 +66,10 @@ fn arbiter(config: ArbiterConfig) -> Running {
 
 fn config(games: u32, clock_secs: f64) -> ArbiterConfig {
     ArbiterConfig {
-        games,
+        games_per_pair: games,
         clock: Duration::from_secs_f64(clock_secs),
+        settle: Duration::from_millis(100),
+        seat_timeout: Duration::from_secs(20),
         ..ArbiterConfig::default()
     }
 }
@@ -75,6 +90,17 @@ fn our_client_with_threads(
     games: u32,
     threads: usize,
 ) -> JoinHandle<Result<Vec<ClientGame>, ClientError>> {
+    our_client_with(port, name, engine, games, threads, 1)
+}
+
+fn our_client_with(
+    port: u16,
+    name: &str,
+    engine: &str,
+    games: u32,
+    threads: usize,
+    variety: usize,
+) -> JoinHandle<Result<Vec<ClientGame>, ClientError>> {
     let config = ClientConfig {
         host: "127.0.0.1".into(),
         port,
@@ -82,7 +108,8 @@ fn our_client_with_threads(
         engine: EngineChoice::parse(engine).unwrap(),
         threads,
         clock: Duration::from_secs(30),
-        games,
+        games: Some(games),
+        variety,
         seed: 1,
         connect_timeout: Duration::from_secs(5),
     };
@@ -108,6 +135,8 @@ struct Scripted {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
     received: Vec<Vec<u8>>,
+    /// Close the connection on this turn of a game (1 = its first).
+    quit_on_turn: Option<usize>,
 }
 
 impl Scripted {
@@ -122,6 +151,7 @@ impl Scripted {
             reader: BufReader::new(stream),
             writer,
             received: Vec::new(),
+            quit_on_turn: None,
         }
     }
 
@@ -151,6 +181,7 @@ impl Scripted {
         let mut colour = Side::White;
         let mut acts = script.iter();
         let mut results = Vec::new();
+        let mut turn = 0;
         while results.len() < games {
             let Some(bytes) = self.line() else { break };
             let text = Scripted::text(&bytes);
@@ -161,12 +192,19 @@ impl Scripted {
                     Side::Black
                 };
                 board = spec.new_game();
+                turn = 0;
             } else if let Some(who) = text.strip_prefix("JOUEUR ") {
                 let ours = (who == "Blanc") == (colour == Side::White);
                 if !ours {
                     continue;
                 }
-                match acts.next().cloned().unwrap_or(Act::Legal) {
+                turn += 1;
+                let act = if self.quit_on_turn == Some(turn) {
+                    Act::Disconnect
+                } else {
+                    acts.next().cloned().unwrap_or(Act::Legal)
+                };
+                match act {
                     Act::Legal => {
                         let moves = board.legal_moves();
                         let mv = rng.choose(&moves).unwrap().clone();
@@ -214,7 +252,7 @@ fn our_ai_beats_random_with_both_colours() {
     assert_eq!(ai_games[0].colour, Side::White);
     assert_eq!(ai_games[1].colour, Side::Black);
     for (report, game) in reports.iter().zip(&ai_games) {
-        assert_eq!(report.winning_seat(), Some(0), "{report:?}");
+        assert_eq!(report.winning_player(), Some(0), "{report:?}");
         assert_eq!(report.reason, EndReason::Capture);
         assert_eq!(game.winner, Some(game.colour));
         let arbiter_moves: Vec<&str> = report.moves.iter().map(|(_, m, _)| m.as_str()).collect();
@@ -292,7 +330,7 @@ fn misbehaviour(script: Vec<Act>, clock: f64) -> (GameReport, GameReport) {
 }
 
 fn assert_lost_for(first: &GameReport, second: &GameReport, expect: impl Fn(&EndReason) -> bool) {
-    assert_eq!(first.white_seat, 0);
+    assert_eq!(first.players, [0, 1]);
     assert_eq!(
         first.winner,
         Some(Side::White),
@@ -519,4 +557,270 @@ fn an_overlong_line_loses() {
         &second,
         |r| matches!(r, EndReason::IllegalMove { reason, .. } if reason.contains("longer than")),
     );
+}
+
+/// A client like the course's: it connects, plays one game, and exits; then
+/// it is started again under the same name, `games` times.
+fn one_game_per_connection(
+    port: u16,
+    name: &'static str,
+    games: usize,
+    seed: u64,
+) -> JoinHandle<usize> {
+    std::thread::spawn(move || {
+        let mut played = 0;
+        for game in 0..games {
+            let mut client = Scripted::connect(port, name);
+            played += client.play(1, &[], seed + game as u64).len();
+        }
+        played
+    })
+}
+
+#[test]
+fn clients_that_exit_after_each_game_play_every_game() {
+    let arbiter = arbiter(config(4, 30.0));
+    let port = arbiter.port;
+    let first = one_game_per_connection(port, "first", 4, 10);
+    arbiter.seated();
+    let second = one_game_per_connection(port, "second", 4, 20);
+    let (tournament, log) = arbiter.finish();
+    assert_eq!(first.join().unwrap(), 4);
+    assert_eq!(second.join().unwrap(), 4);
+    assert_eq!(tournament.reports.len(), 4, "{log:#?}");
+    assert!(tournament.unplayed.is_empty());
+    for (index, report) in tournament.reports.iter().enumerate() {
+        assert_ne!(report.reason, EndReason::Disconnected, "{report:?}");
+        assert!(report.moves.len() >= 3, "a real game: {report:?}");
+        let blanc = if index % 2 == 0 { "first" } else { "second" };
+        assert_eq!(report.names[0], blanc, "colours swap every game");
+    }
+    assert!(log.iter().any(|l| l.contains("first is back")), "{log:#?}");
+}
+
+#[test]
+fn our_client_against_one_that_exits_after_each_game() {
+    // The case: plateau stays connected, the course client leaves.
+    let arbiter = arbiter(config(4, 30.0));
+    let port = arbiter.port;
+    let ours = our_client(port, "plateau", "medium", 4);
+    arbiter.seated();
+    let theirs = one_game_per_connection(port, "student", 4, 5);
+    let reports = arbiter.join();
+    assert_eq!(theirs.join().unwrap(), 4);
+    let our_games = ours.join().unwrap().unwrap();
+    assert_eq!(our_games.len(), 4);
+    assert_eq!(reports.len(), 4);
+    for report in &reports {
+        assert_eq!(report.reason, EndReason::Capture, "{report:?}");
+        assert_eq!(report.winning_player(), Some(0), "{report:?}");
+        assert!(report.moves.len() >= 3, "{report:?}");
+    }
+}
+
+#[test]
+fn a_player_that_leaves_before_its_first_move_replays_the_game() {
+    let arbiter = arbiter(config(1, 30.0));
+    let port = arbiter.port;
+    let blanc = std::thread::spawn(move || Scripted::connect(port, "stays").play(2, &[], 1));
+    arbiter.seated();
+    // Noir leaves when first asked to place, then comes back.
+    let noir = std::thread::spawn(move || {
+        let mut client = Scripted::connect(port, "flaky");
+        client.quit_on_turn = Some(1);
+        client.play(1, &[], 2);
+        drop(client);
+        std::thread::sleep(Duration::from_millis(300));
+        Scripted::connect(port, "flaky").play(1, &[], 3)
+    });
+    let (tournament, log) = arbiter.finish();
+    let stays = blanc.join().unwrap();
+    let noir_results = noir.join().unwrap();
+    assert_eq!(tournament.reports.len(), 1, "{log:#?}");
+    let report = &tournament.reports[0];
+    assert_ne!(report.reason, EndReason::Disconnected);
+    assert!(report.moves.len() >= 3, "{report:?}");
+    assert!(log.iter().any(|l| l.contains("not scored")), "{log:#?}");
+    // Blanc heard a draw for the game that did not start, then the real result.
+    assert_eq!(stays.len(), 2);
+    assert_eq!(stays[0], None);
+    assert_eq!(noir_results.len(), 1);
+}
+
+#[test]
+fn a_player_that_never_comes_back_leaves_its_games_unplayed() {
+    let mut settings = config(3, 30.0);
+    settings.seat_timeout = Duration::from_millis(500);
+    let arbiter = arbiter(settings);
+    let port = arbiter.port;
+    let ours = our_client(port, "plateau", "beginner", 3);
+    arbiter.seated();
+    let gone = one_game_per_connection(port, "gone", 1, 7);
+    let (tournament, log) = arbiter.finish();
+    assert_eq!(gone.join().unwrap(), 1);
+    // Our client counted one game and then lost its connection at the end.
+    let _ = ours.join();
+    assert_eq!(tournament.reports.len(), 1, "{log:#?}");
+    assert_eq!(tournament.unplayed.len(), 2);
+    assert!(tournament.unplayed[0].reason.contains("gone"));
+    let summary = tournament.summary();
+    assert!(summary.contains("not played"), "{summary}");
+    // Only the game played is scored: one game each.
+    let table = tournament.crosstable();
+    assert_eq!(table.tally(0).games(), 1);
+    assert_eq!(table.tally(1).games(), 1);
+}
+
+#[test]
+fn a_round_robin_of_four_plays_every_game_through_a_reconnection() {
+    let mut settings = config(4, 30.0);
+    settings.players = 4;
+    settings.max_plies = 120;
+    let arbiter = arbiter(settings);
+    let port = arbiter.port;
+    let names = ["ana", "bob", "cyd", "dee"];
+    let mut clients = Vec::new();
+    for (index, name) in names.into_iter().enumerate() {
+        let client = std::thread::spawn(move || {
+            let mut client = Scripted::connect(port, name);
+            if name == "cyd" {
+                // Cyd drops out on its third turn of a game, and comes back.
+                client.quit_on_turn = Some(3);
+                let before = client.play(usize::MAX, &[], 30);
+                drop(client);
+                std::thread::sleep(Duration::from_millis(200));
+                let after = Scripted::connect(port, name).play(usize::MAX, &[], 31);
+                before.len() + after.len()
+            } else {
+                client.play(usize::MAX, &[], index as u64).len()
+            }
+        });
+        arbiter.seated();
+        clients.push(client);
+    }
+    let (tournament, log) = arbiter.finish();
+    for client in clients {
+        client.join().unwrap();
+    }
+    assert_eq!(tournament.names, names, "registration order");
+    assert_eq!(tournament.reports.len(), 24, "{log:#?}");
+    assert!(tournament.unplayed.is_empty());
+    let disconnections: Vec<&GameReport> = tournament
+        .reports
+        .iter()
+        .filter(|r| r.reason == EndReason::Disconnected)
+        .collect();
+    assert_eq!(disconnections.len(), 1, "{log:#?}");
+    assert_ne!(
+        disconnections[0].winning_player(),
+        Some(2),
+        "cyd lost the game it left"
+    );
+    assert!(log.iter().any(|l| l.contains("cyd is back")), "{log:#?}");
+    // Every pair met four times, twice with each colour.
+    for a in 0..4 {
+        for b in 0..4 {
+            if a != b {
+                let as_blanc = tournament
+                    .reports
+                    .iter()
+                    .filter(|r| r.players == [a, b])
+                    .count();
+                assert_eq!(as_blanc, 2, "{a} as Blanc against {b}");
+            }
+        }
+    }
+    let table = tournament.crosstable();
+    for player in 0..4 {
+        assert_eq!(table.tally(player).games(), 12);
+    }
+    let summary = tournament.summary();
+    for name in names {
+        assert!(summary.contains(name), "{summary}");
+    }
+    assert!(summary.contains("24 games played"), "{summary}");
+    assert!(summary.contains("Elo (95%)"), "{summary}");
+}
+
+#[test]
+fn set_openings_are_imposed_on_both_sides() {
+    let mut settings = config(2, 30.0);
+    settings.openings = vec![
+        Opening::parse("C6/A6/B5/D5/E6/F5 B2/A1/B1/C2/E2/F2")
+            .unwrap()
+            .unwrap(),
+    ];
+    let arbiter = arbiter(settings);
+    let port = arbiter.port;
+    let ours = our_client(port, "plateau", "medium", 2);
+    arbiter.seated();
+    let raw = std::thread::spawn(move || {
+        let mut client = Scripted::connect(port, "raw");
+        client.play(2, &[], 4);
+        client.received
+    });
+    let reports = arbiter.join();
+    let heard = raw.join().unwrap();
+    let our_games = ours.join().unwrap().unwrap();
+    assert_eq!(reports.len(), 2);
+    for (report, game) in reports.iter().zip(&our_games) {
+        assert_eq!(report.moves[0].1, "C6/A6/B5/D5/E6/F5");
+        assert_eq!(report.moves[1].1, "B2/A1/B1/C2/E2/F2");
+        assert_eq!(report.moves[0].2, Duration::ZERO);
+        assert_eq!(
+            report.opening.as_deref(),
+            Some("C6/A6/B5/D5/E6/F5 B2/A1/B1/C2/E2/F2")
+        );
+        // The client's history holds each move in its canonical spelling.
+        let mut replay = GameSpec::lookup("escampe", None).unwrap().new_game();
+        for (_, mv, _) in &report.moves {
+            replay.play(mv).unwrap();
+        }
+        assert_eq!(
+            replay.history(),
+            game.moves,
+            "our client followed the imposed placements"
+        );
+    }
+    // The raw client (Noir in game 1) is told both placements and asked for
+    // neither: its first request is Blanc's first move... for Blanc.
+    assert_eq!(heard[0], b"Noir\0\n");
+    assert_eq!(heard[1], b"MOUVEMENT C6/A6/B5/D5/E6/F5\n");
+    assert_eq!(heard[2], b"MOUVEMENT B2/A1/B1/C2/E2/F2\n");
+    assert_eq!(heard[3], b"JOUEUR Blanc\0\n");
+}
+
+/// Blanc's placement and first move in the games our client played as Blanc
+/// (the first and third), against an opponent whose Noir placement is fixed.
+fn blanc_openings(variety: usize) -> (Vec<String>, Vec<String>) {
+    let arbiter = arbiter(config(4, 30.0));
+    let port = arbiter.port;
+    let ours = our_client_with(port, "plateau", "medium", 4, 1, variety);
+    arbiter.seated();
+    let opponent = std::thread::spawn(move || {
+        for game in 0..4u64 {
+            let script: &[Act] = if game % 2 == 0 {
+                &[Act::Send("C6/A6/B5/D5/E6/F5")]
+            } else {
+                &[]
+            };
+            Scripted::connect(port, "opponent").play(1, script, game);
+        }
+    });
+    assert_eq!(arbiter.join().len(), 4);
+    opponent.join().unwrap();
+    let games = ours.join().unwrap().unwrap();
+    assert_eq!(games[0].colour, Side::White);
+    assert_eq!(games[2].colour, Side::White);
+    (games[0].moves[1..3].to_vec(), games[2].moves[1..3].to_vec())
+}
+
+#[test]
+fn variety_makes_a_deterministic_pairing_play_different_games() {
+    // Without variety, the same Noir placement gets the same answer.
+    let (first, third) = blanc_openings(1);
+    assert_eq!(first, third);
+    // With --variety 4, Blanc chooses among its best: another opening.
+    let (first, third) = blanc_openings(4);
+    assert_ne!(first, third);
 }

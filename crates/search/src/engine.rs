@@ -145,6 +145,21 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         &mut self,
         game: &G,
         limits: &Limits,
+        info: impl FnMut(&Info<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.search_excluding(game, limits, None, info)
+    }
+
+    /// [`Engine::search`] for the best move that is not in `excluded`, without
+    /// the opening book: asked again with the answers so far excluded, it
+    /// gives the second-best move, the third..., each with its own score (a
+    /// tournament client uses this to vary its openings). `None` is a plain
+    /// search; an empty list is a search without the book.
+    pub fn search_excluding(
+        &mut self,
+        game: &G,
+        limits: &Limits,
+        excluded: Option<&[G::Move]>,
         mut info: impl FnMut(&Info<G::Move>),
     ) -> SearchResult<G::Move> {
         let started = Instant::now();
@@ -165,7 +180,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         if game.outcome().is_some() {
             return result;
         }
-        if let Some(mv) = self.evaluator.book_move(game, &mut self.rng) {
+        if excluded.is_none()
+            && let Some(mv) = self.evaluator.book_move(game, &mut self.rng)
+        {
             result.best = Some(mv);
             result.pv.push(mv);
             return result;
@@ -179,6 +196,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let root = &mut main_memory.root_moves;
         root.clear();
         root.extend(list.iter().copied());
+        if let Some(excluded) = excluded {
+            root.retain(|mv| !excluded.contains(mv));
+        }
         if root.is_empty() {
             return result;
         }

@@ -1,15 +1,26 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use plateau_protocols::escampe::arbiter::{ArbiterConfig, run_arbiter, summary};
+use plateau_protocols::escampe::arbiter::{ArbiterConfig, run_arbiter};
+use plateau_protocols::escampe::openings::read_openings;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Run an Escampe tournament arbiter, byte-compatible with the course's: two
-/// clients connect (the first is Blanc), every placement and move is checked
-/// with plateau's rules, each player's thinking time is charged (loss on time),
-/// and an illegal move, a timeout or a disconnection loses. With --games N the
-/// same two clients play N games, colours swapping, then a summary is printed.
+/// Run an Escampe tournament arbiter, byte-compatible with the course's.
+///
+/// Clients connect and send a name; once --players have registered, every pair
+/// plays --rounds rounds of two games, colours swapped (with two players,
+/// --games N plays N games instead; the first to connect is Blanc in odd
+/// games). Every placement and move is checked with plateau's rules, each
+/// player's thinking time is charged, and an illegal move, a timeout or a
+/// disconnection during a game loses it.
+///
+/// Clients may leave between games (the course's clients exit after each one):
+/// before a game the arbiter checks both seats and waits --seat-timeout seconds
+/// for an empty one to be taken again, by the same name or, once every place
+/// is registered, by a newcomer. A game that never started is never scored.
+/// The end prints standings (points, Sonneborn-Berger, Elo ± 95%) and the
+/// crosstable.
 #[derive(Args)]
 pub struct EscampeArbiterArgs {
     /// Address to listen on.
@@ -18,12 +29,27 @@ pub struct EscampeArbiterArgs {
     /// Port to listen on.
     #[arg(long)]
     port: u16,
-    /// Games to play in a row (colours swap every game).
-    #[arg(long, default_value_t = 1)]
-    games: u32,
+    /// Players in the tournament: a round robin among the first K names.
+    #[arg(long, default_value_t = 2)]
+    players: usize,
+    /// Rounds: every pair plays two games per round, colours swapped.
+    #[arg(long, conflicts_with = "games")]
+    rounds: Option<u32>,
+    /// With two players: games to play, colours swapping every game
+    /// (default 1).
+    #[arg(long)]
+    games: Option<u32>,
     /// Thinking seconds per player and game.
     #[arg(long, default_value_t = 300.0)]
     clock: f64,
+    /// Set placements to impose, one opening per line: Noir's placement and
+    /// Blanc's, either `-` when free. Each opening is played with both colours.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Seconds to wait for a player whose seat is empty before a game; the
+    /// game is then listed as not played.
+    #[arg(long, default_value_t = 60.0)]
+    seat_timeout: f64,
     /// Write a record of each game (moves, times, result, reason) into this directory.
     #[arg(long)]
     record: Option<PathBuf>,
@@ -36,20 +62,53 @@ pub fn run(args: EscampeArbiterArgs) -> Result<()> {
     if !(args.clock > 0.0 && args.clock.is_finite()) {
         bail!("--clock must be a positive number of seconds");
     }
+    if !(args.seat_timeout >= 0.0 && args.seat_timeout.is_finite()) {
+        bail!("--seat-timeout must be a number of seconds, 0 or more");
+    }
+    if args.players < 2 {
+        bail!("--players must be at least 2");
+    }
+    let games_per_pair = match (args.games, args.rounds) {
+        (Some(_), _) if args.players > 2 => {
+            bail!("--games is for two players; a round robin of more uses --rounds")
+        }
+        (Some(0), _) => bail!("--games must be at least 1"),
+        (_, Some(0)) => bail!("--rounds must be at least 1"),
+        (Some(games), _) => games,
+        (None, Some(rounds)) => rounds.saturating_mul(2),
+        (None, None) if args.players > 2 => 2,
+        (None, None) => 1,
+    };
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
     let listener = TcpListener::bind((args.bind.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
+    let pairs = args.players * (args.players - 1) / 2;
+    let games = pairs as u64 * games_per_pair as u64;
     eprintln!(
-        "escampe arbiter listening on {}; waiting for two clients (the first is Blanc)",
-        listener.local_addr()?
+        "escampe arbiter listening on {}: {} players, {games} game{} ({games_per_pair} per pair){}",
+        listener.local_addr()?,
+        args.players,
+        if games == 1 { "" } else { "s" },
+        if openings.is_empty() {
+            String::new()
+        } else {
+            format!(", {} set openings", openings.len())
+        }
     );
     let config = ArbiterConfig {
-        games: args.games.max(1),
+        players: args.players,
+        games_per_pair,
         clock: Duration::from_secs_f64(args.clock),
         max_plies: args.max_plies.max(1),
         record: args.record,
+        seat_timeout: Duration::from_secs_f64(args.seat_timeout),
+        openings,
         ..ArbiterConfig::default()
     };
-    let reports = run_arbiter(&listener, &config, &mut |line| eprintln!("{line}"))?;
-    print!("{}", summary(&reports));
+    let tournament = run_arbiter(&listener, &config, &mut |line| eprintln!("{line}"))?;
+    print!("{}", tournament.summary());
     Ok(())
 }

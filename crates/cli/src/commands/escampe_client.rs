@@ -7,8 +7,9 @@ use plateau_protocols::escampe::wire::colour_name;
 use std::time::Duration;
 
 /// Enter the engine into an Escampe tournament: connect to the course's arbiter
-/// (or `plateau escampe-arbiter`), send a name, and play the games it runs.
-/// Unknown lines are logged and ignored; a lost connection or a move our rules
+/// (or `plateau escampe-arbiter`), send a name, and play the games it runs
+/// until it closes the connection (or --games N games). Unknown lines are
+/// logged and ignored; a connection lost during a game or a move our rules
 /// refuse (a rules mismatch) ends with a non-zero exit code.
 #[derive(Args)]
 pub struct EscampeClientArgs {
@@ -29,12 +30,18 @@ pub struct EscampeClientArgs {
     /// is kept).
     #[arg(long, default_value_t = 300.0)]
     clock: f64,
-    /// Games to play on this connection (for an arbiter running several).
-    #[arg(long, default_value_t = 1)]
-    games: u32,
+    /// Leave after this many games; by default the client plays until the
+    /// arbiter closes the connection between games.
+    #[arg(long)]
+    games: Option<u32>,
+    /// Play each placement and first move at random among the N best (within
+    /// half a clear advantage of the best), so that games against a
+    /// deterministic opponent differ; --seed makes the choice reproducible.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    variety: u32,
     #[command(flatten)]
     threads: ThreadsArg,
-    /// Seed for the engine's randomness.
+    /// Seed for the engine's randomness and the --variety choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
 }
@@ -50,7 +57,8 @@ pub fn run(args: EscampeClientArgs) -> Result<()> {
         engine: EngineChoice::parse(&args.engine).map_err(anyhow::Error::msg)?,
         threads: args.threads.threads,
         clock: Duration::from_secs_f64(args.clock),
-        games: args.games.max(1),
+        games: args.games.map(|games| games.max(1)),
+        variety: args.variety as usize,
         seed: args.seed,
         connect_timeout: Duration::from_secs(10),
     };

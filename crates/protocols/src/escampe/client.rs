@@ -5,7 +5,7 @@ use super::wire::{ServerMessage, colour_name};
 use crate::limits::within_level;
 use crate::line::{LineError, read_line};
 use crate::net::connect_with_retry;
-use plateau_core::{AnyGame, Side};
+use plateau_core::{AnyGame, Rng, Side};
 use plateau_games::{AnyEngine, EngineChoice, GameSpec, Limits};
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -23,8 +23,12 @@ pub struct ClientConfig {
     pub threads: usize,
     /// Thinking time per game, as the arbiter counts it.
     pub clock: Duration,
-    /// Games to play on this connection before leaving.
-    pub games: u32,
+    /// Games to play on this connection before leaving; `None`: until the
+    /// arbiter closes the connection between games.
+    pub games: Option<u32>,
+    /// Choose each placement and first move at random among this many best
+    /// (1: always the best), so that a tournament does not replay one game.
+    pub variety: usize,
     pub seed: u64,
     /// How long to keep trying to connect (the arbiter may start later).
     pub connect_timeout: Duration,
@@ -92,12 +96,23 @@ pub fn run_client(
     let mut engine = spec.engine_with(&config.engine.or_threads(config.threads), config.seed);
     let mut finished = Vec::new();
     let mut current: Option<Game> = None;
-    while (finished.len() as u32) < config.games {
+    let mut rng = Rng::new(config.seed ^ 0x5eed_0f7a_51e7);
+    while config
+        .games
+        .is_none_or(|games| (finished.len() as u32) < games)
+    {
         let line = match read_line(&mut reader, MAX_LINE) {
             Ok(line) => line,
             Err(LineError::TooLong(n)) => {
                 log(&format!("ignored a line longer than {n} bytes"));
                 continue;
+            }
+            Err(LineError::Closed) if current.is_none() && config.games.is_none() => {
+                log(&format!(
+                    "the arbiter closed the connection after {} games",
+                    finished.len()
+                ));
+                break;
             }
             Err(err) => {
                 let during = if current.is_some() {
@@ -138,7 +153,11 @@ pub fn run_client(
                     ));
                 }
                 let started = Instant::now();
-                let mv = choose(engine.as_mut(), game)?;
+                let mv = if config.variety > 1 && game.board.history().len() < 4 {
+                    choose_varied(engine.as_mut(), game, config.variety, &mut rng, log)?
+                } else {
+                    choose(engine.as_mut(), game)?
+                };
                 send(&mut writer, format!("{mv}\n").as_bytes())?;
                 let spent = started.elapsed();
                 let charged = spent.saturating_sub(FREE_THINKING);
@@ -214,6 +233,62 @@ fn choose(engine: &mut dyn AnyEngine, game: &Game) -> Result<String, ClientError
         .think(game.board.as_ref(), &limits, &mut |_| {})
         .map_err(ClientError::Engine)?;
     Ok(thought.best)
+}
+
+/// How much worse than the best (in the engine's units, 100 = a clear
+/// advantage) a move may score and still be chosen for variety.
+pub const VARIETY_MARGIN: i32 = 50;
+
+/// A placement or first move chosen at random among the `variety` best that
+/// score within [`VARIETY_MARGIN`] of the best, the time shared among the
+/// searches that find them.
+fn choose_varied(
+    engine: &mut dyn AnyEngine,
+    game: &Game,
+    variety: usize,
+    rng: &mut Rng,
+    log: &mut dyn FnMut(&str),
+) -> Result<String, ClientError> {
+    let share = variety as u32;
+    let clock = Limits {
+        clock: Some(plateau_games::Clock {
+            remaining: (game.remaining + FREE_THINKING) / share,
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }),
+        ..Limits::default()
+    };
+    let limits = within_level(&engine.default_limits(), &clock);
+    let mut found: Vec<(String, i32)> = Vec::new();
+    let mut excluded: Vec<String> = Vec::new();
+    while found.len() < variety {
+        match engine.think_excluding(game.board.as_ref(), &limits, &excluded, &mut |_| {}) {
+            Ok(thought) => {
+                excluded.push(thought.best.clone());
+                found.push((thought.best, thought.score));
+            }
+            // Fewer legal moves than asked for.
+            Err(_) if !found.is_empty() => break,
+            Err(err) => return Err(ClientError::Engine(err)),
+        }
+    }
+    let best = found.iter().map(|(_, score)| *score).max().unwrap_or(0);
+    let close: Vec<&(String, i32)> = found
+        .iter()
+        .filter(|(_, score)| *score >= best.saturating_sub(VARIETY_MARGIN))
+        .collect();
+    let Some((chosen, score)) = rng.choose(&close).copied() else {
+        return Err(ClientError::Engine("no move found".into()));
+    };
+    log(&format!(
+        "variety: chose {chosen} ({score}) among {}",
+        close
+            .iter()
+            .map(|(mv, score)| format!("{mv} ({score})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Ok(chosen.clone())
 }
 
 fn connect(config: &ClientConfig) -> Result<TcpStream, ClientError> {

@@ -17,6 +17,8 @@
 
 pub mod arbiter;
 pub mod client;
+mod lobby;
+pub mod openings;
 pub mod wire;
 
 use std::time::Duration;
