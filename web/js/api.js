@@ -41,4 +41,6 @@ export const api = {
   play: (code, token, version, move) => request('POST', `/api/rooms/${encodeURIComponent(code)}/moves`, { body: { version, move }, token }),
   resign: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/resign`, { body: {}, token }),
   rematch: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, { body: {}, token }),
+  /** `what`: draw or takeback; `action`: offer, accept or decline. */
+  offer: (code, token, what, action) => request('POST', `/api/rooms/${encodeURIComponent(code)}/${what}`, { body: { action }, token }),
 };

@@ -39,6 +39,8 @@ export function gameView(root, code, { navigate }) {
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
   const connectionLine = h('div', { class: 'connection', 'aria-live': 'polite' });
   const banner = h('div', { class: 'banner', role: 'status', hidden: true });
+  const offerLine = h('div', { class: 'offer', 'aria-live': 'polite', hidden: true });
+  const logList = h('ul', { class: 'log', 'aria-label': 'Room history', hidden: true });
   const actions = h('div', { class: 'actions' });
   const share = h('div', { class: 'share' });
   const moveList = h('ol', { class: 'moves', 'aria-label': 'Moves played' });
@@ -58,9 +60,11 @@ export function gameView(root, code, { navigate }) {
       status,
       connectionLine,
       banner,
+      offerLine,
       actions,
       share,
       movesBox,
+      logList,
       h('details', {}, h('summary', {}, 'Type a move'), typedForm)));
   root.replaceChildren(section);
   status.append(h('span', { class: 'spinner on', 'aria-hidden': 'true' }), h('span', {}, 'Loading…'));
@@ -253,6 +257,32 @@ export function gameView(root, code, { navigate }) {
     renderActions();
   }
 
+  /** Draw offers and takebacks: `what` is draw or takeback. */
+  async function answerOffer(what, action, side) {
+    try {
+      accept(await api.offer(code, tokens[side], what, action));
+    } catch (err) {
+      setHint(err.message, true);
+    }
+    render();
+  }
+
+  /** On one device with both seats, a takeback is asked by the last mover and granted by the other. */
+  async function takeback() {
+    if (!bothHere()) {
+      await answerOffer('takeback', 'offer', seated()[0]);
+      return;
+    }
+    const asker = other(state.side_to_move);
+    try {
+      await api.offer(code, tokens[asker], 'takeback', 'offer');
+      accept(await api.offer(code, tokens[other(asker)], 'takeback', 'accept'));
+    } catch (err) {
+      setHint(err.message, true);
+    }
+    render();
+  }
+
   async function rematch() {
     const side = seated()[0];
     try {
@@ -303,9 +333,11 @@ export function gameView(root, code, { navigate }) {
     renderPlayers();
     renderStatus();
     renderConnection();
+    renderOffer();
     renderActions();
     renderShare();
     renderMoves();
+    renderLog();
     renderHint();
     keepingFocus(placementBar, renderPlacement);
     document.title = `${canAct() ? '● Your move · ' : ''}${state.title} · ${code} · plateau`;
@@ -424,6 +456,33 @@ export function gameView(root, code, { navigate }) {
     }
   }
 
+  function renderOffer() {
+    const offer = state.status === 'playing' ? state.offer : null;
+    offerLine.hidden = !offer;
+    if (!offer) {
+      offerLine.replaceChildren();
+      return;
+    }
+    const who = sideName(state.game, offer.by);
+    const asks = offer.kind === 'draw' ? `${who} offers a draw` : `${who} asks to take back their last move`;
+    const items = [h('span', {}, asks)];
+    if (mine(other(offer.by))) {
+      items.push(
+        h('button', { class: 'btn primary', type: 'button', 'data-action': 'accept-offer', onclick: () => answerOffer(offer.kind, 'accept', other(offer.by)) }, 'Accept'),
+        h('button', { class: 'btn', type: 'button', 'data-action': 'decline-offer', onclick: () => answerOffer(offer.kind, 'decline', other(offer.by)) }, 'Decline'));
+    } else if (mine(offer.by)) {
+      items[0] = h('span', {}, offer.kind === 'draw' ? 'Draw offered: waiting for an answer' : 'Takeback asked: waiting for an answer');
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'withdraw-offer', onclick: () => answerOffer(offer.kind, 'decline', offer.by) }, 'Withdraw'));
+    }
+    keepingFocus(offerLine, () => offerLine.replaceChildren(...items));
+  }
+
+  function renderLog() {
+    const lines = state.log || [];
+    logList.hidden = !lines.length;
+    logList.replaceChildren(...lines.slice(-6).map((line) => h('li', {}, line)));
+  }
+
   function renderConnection() {
     const text = { lost: 'Connection lost: reconnecting…', gone: 'This room no longer exists on the server.' }[connection] || '';
     connectionLine.textContent = text;
@@ -456,6 +515,13 @@ export function gameView(root, code, { navigate }) {
       items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'numbers', 'aria-pressed': String(numbers), onclick: () => { numbers = !numbers; render(); } }, 'Square numbers'));
     }
     if (playing && seated().length) {
+      const asker = bothHere() ? other(state.side_to_move) : seated()[0];
+      if (state.can_take_back && state.can_take_back[asker]) {
+        items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'takeback', onclick: takeback }, 'Take back'));
+      }
+      if (state.draw_by_agreement && !bothHere() && !state.offer) {
+        items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'offer-draw', onclick: () => answerOffer('draw', 'offer', seated()[0]) }, 'Offer draw'));
+      }
       items.push(h('button', { class: `btn danger${resignArmed ? ' armed' : ''}`, type: 'button', 'data-action': 'resign', onclick: resign }, resignArmed ? 'Confirm resign' : 'Resign'));
     }
     if (state.status === 'finished' && seated().length) {

@@ -19,6 +19,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     variants: &[],
     position_example: "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
     opening_plies: 2,
+    draw_by_agreement: true,
     // Middle games from engine self-play (plies 24-42), each with no capture pending.
     bench_positions: &[
         "W:W26,27,33,34,35,36,39,40,42,43,44,46,47,48,49,50:B1,2,3,4,5,6,8,12,13,15,16,17,18,19,20,24",

@@ -26,6 +26,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     variants: &[],
     position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
     opening_plies: 2,
+    draw_by_agreement: false,
     bench_positions: &[
         "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3",
         "n2N2/2nn1b/2n3/b1b1n1/4bB/1b4 w -",

@@ -49,6 +49,9 @@ pub struct GameInfo {
     pub position_example: &'static str,
     /// Random plies that open a match game (Escampe: both placements).
     pub opening_plies: u32,
+    /// Whether players may agree a draw: only games whose rules know draws
+    /// (Escampe and the virus game always have a winner).
+    pub draw_by_agreement: bool,
     /// Positions searched by `plateau bench`, and to which depth.
     pub bench_positions: &'static [&'static str],
     pub bench_depth: u32,

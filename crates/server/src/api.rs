@@ -3,7 +3,7 @@
 use crate::app::{AppState, now};
 use crate::error::ApiError;
 use crate::limits::Kind;
-use crate::room::{GameResult, Room, RoomData, Status, parse_side, side_name};
+use crate::room::{GameResult, OfferKind, Room, RoomData, Status, parse_side, side_name};
 use crate::storage::{Change, NewRoom};
 use crate::tokens;
 use axum::Json;
@@ -46,7 +46,7 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
 }
 
 /// The token of a request: `Authorization: Bearer <token>`, else the body's.
-fn token(headers: &HeaderMap, body: Option<&str>) -> Option<String> {
+pub(crate) fn token(headers: &HeaderMap, body: Option<&str>) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -57,7 +57,7 @@ fn token(headers: &HeaderMap, body: Option<&str>) -> Option<String> {
 }
 
 /// The seat a request's token holds, or 403.
-fn seat(room: &Room, token: Option<&str>) -> Result<Side, ApiError> {
+pub(crate) fn seat(room: &Room, token: Option<&str>) -> Result<Side, ApiError> {
     let token = token.ok_or_else(|| ApiError::forbidden("a seat token is required"))?;
     room.data
         .seat_of(token)
@@ -308,6 +308,15 @@ pub(crate) async fn apply_move(
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let ply = next.game.history().len() as u32;
     let mut changes = vec![Change::Move { ply, text: played }];
+    // A move answers the opponent's offers (declined) and voids a takeback
+    // asked for; a draw offered by the mover stands.
+    if next
+        .offer
+        .is_some_and(|offer| offer.kind == OfferKind::Takeback || offer.by != seat)
+        || next.game.outcome().is_some()
+    {
+        crate::offers::clear_offer(&mut next, &mut changes);
+    }
     if let Some(outcome) = next.game.outcome() {
         next.status = Status::Finished;
         next.result = Some(GameResult {
@@ -349,11 +358,12 @@ pub async fn resign(
         winner: Some(!seat),
         reason: "resignation".to_string(),
     });
-    let changes = vec![Change::Status {
+    let mut changes = vec![Change::Status {
         status: Status::Finished.name().to_string(),
         winner: Some(side_name(!seat).to_string()),
         reason: Some("resignation".to_string()),
     }];
+    crate::offers::clear_offer(&mut next, &mut changes);
     Ok(Json(state.commit(&mut room, next, changes).await?))
 }
 

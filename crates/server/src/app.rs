@@ -239,6 +239,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{code}/join", post(crate::api::join))
         .route("/api/rooms/{code}/moves", post(crate::api::play))
         .route("/api/rooms/{code}/resign", post(crate::api::resign))
+        .route("/api/rooms/{code}/draw", post(crate::offers::draw))
+        .route("/api/rooms/{code}/takeback", post(crate::offers::takeback))
         .route("/api/rooms/{code}/rematch", post(crate::api::rematch))
         .route("/api/rooms/{code}/record", get(crate::api::record))
         .route("/", get(crate::web::index))

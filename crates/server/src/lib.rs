@@ -13,6 +13,7 @@ mod api;
 mod app;
 mod error;
 pub mod limits;
+mod offers;
 mod room;
 mod sse;
 pub mod storage;

@@ -55,6 +55,39 @@ pub struct GameResult {
     pub reason: String,
 }
 
+/// What a pending offer asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// End the game drawn.
+    Draw,
+    /// Undo the offerer's last move (and the reply to it).
+    Takeback,
+}
+
+impl OfferKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<OfferKind> {
+        match text {
+            "draw" => Some(OfferKind::Draw),
+            "takeback" => Some(OfferKind::Takeback),
+            _ => None,
+        }
+    }
+}
+
+/// An offer waiting for the other player's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    pub by: Side,
+}
+
 /// What a room is, as stored: every change is made on a copy, committed, then
 /// swapped in, so a failed commit leaves the room as it was.
 #[derive(Clone)]
@@ -69,6 +102,10 @@ pub struct RoomData {
     pub seats: [Option<[u8; 32]>; 2],
     pub ai: Option<(Side, Level)>,
     pub rematch: Option<String>,
+    /// A draw or takeback offer waiting for an answer.
+    pub offer: Option<Offer>,
+    /// The room's history beyond its moves: offers, answers, takebacks.
+    pub log: Vec<String>,
 }
 
 /// A room in memory: its data and its live parts.
@@ -113,6 +150,8 @@ impl RoomData {
             seats: [None, None],
             ai,
             rematch: None,
+            offer: None,
+            log: Vec::new(),
         }
     }
 
@@ -145,7 +184,45 @@ impl RoomData {
             room.seats[side.index()] = Some(*hash);
         }
         room.rematch = stored.rematch.clone();
+        room.offer = match &stored.offer {
+            Some((kind, seat)) => Some(Offer {
+                kind: OfferKind::parse(kind).ok_or_else(|| format!("bad offer {kind:?}"))?,
+                by: parse_side(seat).ok_or_else(|| format!("bad offer seat {seat:?}"))?,
+            }),
+            None => None,
+        };
+        room.log = stored.log;
         Ok(room)
+    }
+
+    /// Who played each move of the game, in order (a side may play twice
+    /// in a row: Escampe's Blanc places, then moves first).
+    pub fn movers(&self) -> Vec<Side> {
+        let mut replay = self.spec.new_game();
+        self.game
+            .history()
+            .iter()
+            .map(|mv| {
+                let side = replay.side_to_move();
+                let _ = replay.play(mv);
+                side
+            })
+            .collect()
+    }
+
+    /// How many moves stay if `side`'s last move is taken back (with
+    /// everything played since); `None` if `side` has not moved yet.
+    pub fn takeback_keep(&self, side: Side) -> Option<usize> {
+        self.movers().iter().rposition(|&mover| mover == side)
+    }
+
+    /// The game rebuilt with only its first `keep` moves.
+    pub fn truncated(&self, keep: usize) -> Result<Box<dyn AnyGame>, String> {
+        let mut game = self.spec.new_game();
+        for mv in self.game.history().iter().take(keep) {
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        Ok(game)
     }
 
     /// Which seat a token holds, if any.
@@ -185,6 +262,11 @@ impl RoomData {
                 "ai": self.is_ai(side),
             })
         };
+        let movers = self.movers();
+        let can_take_back = json!({
+            "white": self.status == Status::Playing && movers.contains(&Side::White),
+            "black": self.status == Status::Playing && movers.contains(&Side::Black),
+        });
         json!({
             "code": self.code,
             "game": self.spec.info.name,
@@ -209,6 +291,13 @@ impl RoomData {
                 "thinking": ai_thinking,
             })),
             "rematch": self.rematch,
+            "offer": self.offer.map(|offer| json!({
+                "kind": offer.kind.name(),
+                "by": side_name(offer.by),
+            })),
+            "draw_by_agreement": self.spec.info.draw_by_agreement,
+            "can_take_back": can_take_back,
+            "log": self.log,
         })
     }
 }

@@ -50,6 +50,10 @@ pub struct StoredRoom {
     pub updated_at: i64,
     pub seats: Vec<(String, [u8; 32])>,
     pub moves: Vec<String>,
+    /// The pending offer: its kind (`draw`, `takeback`) and the seat that made it.
+    pub offer: Option<(String, String)>,
+    /// The room's history notes (offers, takebacks), oldest first.
+    pub log: Vec<String>,
 }
 
 /// One part of a state change.
@@ -67,6 +71,12 @@ pub enum Change {
     },
     /// The code of the rematch room.
     Rematch { code: String },
+    /// The pending offer (kind and seat), or none.
+    Offer { offer: Option<(String, String)> },
+    /// A takeback: only the first `keep` moves remain.
+    Takeback { keep: u32 },
+    /// A line of the room's history.
+    Note { text: String },
 }
 
 /// The storage interface. Calls block (run them off the async runtime).

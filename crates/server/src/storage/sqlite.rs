@@ -40,6 +40,18 @@ CREATE TABLE IF NOT EXISTS events (
     payload TEXT NOT NULL,
     PRIMARY KEY (code, version)
 );
+CREATE TABLE IF NOT EXISTS offers (
+    code TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    seat TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS notes (
+    code TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (code, seq)
+);
 ";
 
 /// Rooms in one SQLite file.
@@ -139,6 +151,8 @@ impl Storage for SqliteStorage {
                         updated_at: row.get(11)?,
                         seats: Vec::new(),
                         moves: Vec::new(),
+                        offer: None,
+                        log: Vec::new(),
                     })
                 },
             )
@@ -160,6 +174,19 @@ impl Storage for SqliteStorage {
         let rows = moves.query_map(params![code], |row| row.get::<_, String>(0))?;
         for row in rows {
             room.moves.push(row?);
+        }
+        room.offer = connection
+            .query_row(
+                "SELECT kind, seat FROM offers WHERE code = ?1",
+                params![code],
+                |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
+            )
+            .optional()?;
+        let mut notes =
+            connection.prepare("SELECT text FROM notes WHERE code = ?1 ORDER BY seq")?;
+        let rows = notes.query_map(params![code], |row| row.get::<_, String>(0))?;
+        for row in rows {
+            room.log.push(row?);
         }
         Ok(Some(room))
     }
@@ -211,6 +238,28 @@ impl Storage for SqliteStorage {
                         params![code, rematch],
                     )?;
                 }
+                Change::Offer { offer } => {
+                    tx.execute("DELETE FROM offers WHERE code = ?1", params![code])?;
+                    if let Some((kind, seat)) = offer {
+                        tx.execute(
+                            "INSERT INTO offers (code, kind, seat) VALUES (?1, ?2, ?3)",
+                            params![code, kind, seat],
+                        )?;
+                    }
+                }
+                Change::Takeback { keep } => {
+                    tx.execute(
+                        "DELETE FROM moves WHERE code = ?1 AND ply > ?2",
+                        params![code, keep],
+                    )?;
+                }
+                Change::Note { text } => {
+                    tx.execute(
+                        "INSERT INTO notes (code, seq, version, text)
+                         SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3 FROM notes WHERE code = ?1",
+                        params![code, (expected + 1) as i64, text],
+                    )?;
+                }
             }
         }
         tx.execute(
@@ -241,7 +290,7 @@ impl Storage for SqliteStorage {
             rows.collect::<Result<_, _>>()?
         };
         for code in &codes {
-            for table in ["seats", "moves", "events", "rooms"] {
+            for table in ["seats", "moves", "events", "offers", "notes", "rooms"] {
                 tx.execute(
                     &format!("DELETE FROM {table} WHERE code = ?1"),
                     params![code],
@@ -310,6 +359,57 @@ mod tests {
         let events = storage.events_after("ABCDE", 0).unwrap();
         assert_eq!(events, vec![(1, "v1".to_string()), (2, "v2".to_string())]);
         assert_eq!(storage.events_after("ABCDE", 1).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn offers_takebacks_and_notes_are_stored() {
+        let storage = SqliteStorage::in_memory().unwrap();
+        storage.create_room(&room("ABCDE"), "v1").unwrap();
+        let moves: Vec<Change> = (1..=3)
+            .map(|ply| Change::Move {
+                ply,
+                text: format!("m{ply}"),
+            })
+            .collect();
+        assert!(storage.commit("ABCDE", 1, &moves, "v2", 200).unwrap());
+        let offer = [
+            Change::Offer {
+                offer: Some(("takeback".into(), "white".into())),
+            },
+            Change::Note {
+                text: "white asks to take back".into(),
+            },
+        ];
+        assert!(storage.commit("ABCDE", 2, &offer, "v3", 210).unwrap());
+        let stored = storage.load_room("ABCDE").unwrap().unwrap();
+        assert_eq!(
+            stored.offer,
+            Some(("takeback".to_string(), "white".to_string()))
+        );
+        let accept = [
+            Change::Offer { offer: None },
+            Change::Takeback { keep: 1 },
+            Change::Note {
+                text: "took back m2 m3".into(),
+            },
+        ];
+        assert!(storage.commit("ABCDE", 3, &accept, "v4", 220).unwrap());
+        let stored = storage.load_room("ABCDE").unwrap().unwrap();
+        assert_eq!(stored.offer, None);
+        assert_eq!(stored.moves, ["m1"]);
+        assert_eq!(stored.log, ["white asks to take back", "took back m2 m3"]);
+        // The moves after a takeback take the freed plies.
+        let next = [Change::Move {
+            ply: 2,
+            text: "other".into(),
+        }];
+        assert!(storage.commit("ABCDE", 4, &next, "v5", 230).unwrap());
+        assert_eq!(
+            storage.load_room("ABCDE").unwrap().unwrap().moves,
+            ["m1", "other"]
+        );
+        storage.sweep(1000).unwrap();
+        assert!(storage.load_room("ABCDE").unwrap().is_none());
     }
 
     #[test]

@@ -261,6 +261,26 @@ fn typed_illegal_move_shows_the_reason(page: &Page, text: &str) {
     );
 }
 
+/// Alice starts a friend room playing `colour`; Bob joins through the share
+/// link and takes the other seat.
+fn friends(h: &Harness, game: &str, variant: Option<&str>, colour: &str) -> (Page, Page) {
+    let alice = h.person();
+    start_game(&alice, &h.base(), game, variant, "friend", None, colour);
+    let link = alice
+        .eval("document.querySelector('.share input').value")
+        .as_str()
+        .expect("a share link")
+        .to_string();
+    let bob = h.person();
+    bob.goto(&link);
+    bob.click("[data-action=join]");
+    let other = if colour == "white" { "black" } else { "white" };
+    bob.wait_for(&format!(
+        "document.querySelector('.game').dataset.seat === '{other}'"
+    ));
+    (alice, bob)
+}
+
 fn ai_game(game: &str, variant: Option<&str>, colour: &str, shot: &str) {
     let Some(h) = harness(shot) else { return };
     let page = h.person();
@@ -515,18 +535,7 @@ fn two_friends_and_a_spectator_through_the_share_link() {
 #[test]
 fn resign_and_rematch_through_the_page() {
     let Some(h) = harness("rematch") else { return };
-    let base = h.base();
-    let alice = h.person();
-    start_game(&alice, &base, "virus", Some("4x4"), "friend", None, "black");
-    let link = alice
-        .eval("document.querySelector('.share input').value")
-        .as_str()
-        .expect("a share link")
-        .to_string();
-    let bob = h.person();
-    bob.goto(&link);
-    bob.click("[data-action=join]");
-    bob.wait_for("document.querySelector('.game').dataset.seat === 'white'");
+    let (alice, bob) = friends(&h, "virus", Some("4x4"), "black");
     play_a_move(&alice);
     wait_moves(&bob, 1);
 
@@ -577,6 +586,97 @@ fn resign_and_rematch_through_the_page() {
     wait_moves(&alice, 1);
     play_a_move(&alice);
     wait_moves(&bob, 2);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn a_takeback_against_the_computer_through_the_page() {
+    let Some(h) = harness("takeback-ai") else {
+        return;
+    };
+    let page = h.person();
+    start_game(
+        &page,
+        &h.base(),
+        "draughts",
+        None,
+        "ai",
+        Some("beginner"),
+        "white",
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('[data-action=takeback]')"),
+        false,
+        "nothing to take back before the first move"
+    );
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN);
+    page.click("[data-action=takeback]");
+    // My move and the computer's reply are gone; it is my turn again.
+    page.wait_for("document.querySelector('.game').dataset.moves === '0'");
+    page.wait_for(MY_TURN);
+    assert!(
+        page.eval("document.querySelector('.log').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("took back")
+    );
+    play_a_move(&page);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn a_takeback_and_a_draw_between_two_players_through_the_page() {
+    let Some(h) = harness("offers") else { return };
+    let (alice, bob) = friends(&h, "draughts", None, "white");
+    play_a_move(&alice);
+    wait_moves(&bob, 1);
+    assert_eq!(
+        bob.eval("!!document.querySelector('[data-action=takeback]')"),
+        false,
+        "Bob has no move to take back"
+    );
+
+    // Alice asks to take her move back; Bob sees the request and grants it.
+    alice.click("[data-action=takeback]");
+    alice.wait_for(
+        "document.querySelector('.offer:not([hidden])')?.textContent.includes('waiting')",
+    );
+    bob.wait_for(
+        "document.querySelector('.offer:not([hidden])')?.textContent.includes('take back')",
+    );
+    bob.screenshot(&screenshot_path("takeback-asked"));
+    bob.click("[data-action=accept-offer]");
+    for page in [&alice, &bob] {
+        page.wait_for("document.querySelector('.game').dataset.moves === '0'");
+        page.wait_for("document.querySelector('.offer').hidden");
+    }
+
+    // Bob cannot offer a draw twice; Alice offers one, Bob declines, then
+    // Alice offers again and Bob accepts.
+    alice.click("[data-action=offer-draw]");
+    bob.wait_for(
+        "document.querySelector('.offer:not([hidden])')?.textContent.includes('offers a draw')",
+    );
+    bob.click("[data-action=decline-offer]");
+    alice.wait_for("document.querySelector('.offer').hidden && !!document.querySelector('[data-action=offer-draw]')");
+    alice.click("[data-action=offer-draw]");
+    bob.wait_for(
+        "document.querySelector('.offer:not([hidden])')?.textContent.includes('offers a draw')",
+    );
+    bob.click("[data-action=accept-offer]");
+    for page in [&alice, &bob] {
+        page.wait_for("document.querySelector('.game').dataset.status === 'finished'");
+        page.wait_for("!document.querySelector('.banner').hidden");
+        assert!(
+            page.eval("document.querySelector('.banner').textContent")
+                .as_str()
+                .unwrap_or("")
+                .contains("agreement")
+        );
+    }
+    alice.screenshot(&screenshot_path("draw-agreed"));
     h.assert_no_page_errors();
 }
 
