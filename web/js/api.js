@@ -41,6 +41,7 @@ export const api = {
   play: (code, token, version, move) => request('POST', `/api/rooms/${encodeURIComponent(code)}/moves`, { body: { version, move }, token }),
   resign: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/resign`, { body: {}, token }),
   rematch: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, { body: {}, token }),
+  positions: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}/positions`),
   /** `what`: draw or takeback; `action`: offer, accept or decline. */
   offer: (code, token, what, action) => request('POST', `/api/rooms/${encodeURIComponent(code)}/${what}`, { body: { action }, token }),
 };

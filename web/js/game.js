@@ -27,6 +27,12 @@ export function gameView(root, code, { navigate }) {
   let connection = 'connecting';
   let stream = null;
   let destroyed = false;
+  // Stepping through the game: the ply shown (null: the live position), its
+  // model, and the positions the server replayed for this list of moves.
+  let replayPly = null;
+  let replayModel = null;
+  let replayText = '';
+  let positions = null;
 
   // The layout is built once; renders only fill it, so nothing jumps.
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -45,6 +51,11 @@ export function gameView(root, code, { navigate }) {
   const share = h('div', { class: 'share' });
   const moveList = h('ol', { class: 'moves', 'aria-label': 'Moves played' });
   const movesBox = h('div', { class: 'moves-box', tabindex: '0', 'aria-label': 'Move list' }, moveList);
+  moveList.addEventListener('click', (event) => {
+    const ply = event.target.closest && event.target.closest('[data-ply]');
+    if (ply) showPly(+ply.dataset.ply);
+  });
+  const replayBar = h('div', { class: 'replay', hidden: true });
   const typedInput = h('input', { type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'Move in notation' });
   const typedForm = h('form', { class: 'typed', onsubmit: (e) => { e.preventDefault(); const text = typedInput.value.trim(); if (text && canAct()) submit(text); } },
     typedInput, h('button', { class: 'btn', type: 'submit' }, 'Play'));
@@ -64,6 +75,7 @@ export function gameView(root, code, { navigate }) {
       actions,
       share,
       movesBox,
+      replayBar,
       logList,
       h('details', {}, h('summary', {}, 'Type a move'), typedForm)));
   root.replaceChildren(section);
@@ -83,6 +95,18 @@ export function gameView(root, code, { navigate }) {
   });
   const onVisible = () => { if (document.visibilityState === 'visible' && stream) stream.reconnect(); };
   document.addEventListener('visibilitychange', onVisible);
+  // Arrow keys step through the moves, Home goes to the start, End back to the game.
+  const onKey = (event) => {
+    if (!state || !state.moves.length || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target && (target.closest('input, textarea, select') || target.isContentEditable)) return;
+    const shown = replayPly === null ? state.moves.length : replayPly;
+    const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: state.moves.length }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    showPly(Math.max(0, Math.min(to, state.moves.length)));
+  };
+  document.addEventListener('keydown', onKey);
 
   // ---- state -------------------------------------------------------------
 
@@ -91,7 +115,35 @@ export function gameView(root, code, { navigate }) {
   const bothHere = () => mine('white') && mine('black');
 
   function canAct() {
-    return Boolean(state) && state.status === 'playing' && !pending && mine(state.side_to_move);
+    return Boolean(state) && state.status === 'playing' && !pending && replayPly === null && mine(state.side_to_move);
+  }
+
+  /** Shows the position after `ply` moves; the last ply is the live game. */
+  async function showPly(ply) {
+    if (!state || !board) return;
+    if (ply >= state.moves.length) {
+      replayPly = null;
+      replayModel = null;
+      render();
+      return;
+    }
+    try {
+      if (!positions || positions.length !== state.moves.length + 1) {
+        const answer = await api.positions(code);
+        positions = answer.positions;
+      }
+      if (ply >= positions.length - 1) {
+        replayPly = null;
+        replayModel = null;
+      } else {
+        replayPly = Math.max(0, ply);
+        replayText = positions[replayPly];
+        replayModel = board.parse(replayText);
+      }
+    } catch (err) {
+      setHint(err.message, true);
+    }
+    render();
   }
 
   function thinking() {
@@ -110,6 +162,8 @@ export function gameView(root, code, { navigate }) {
     state = next;
     if (stream) stream.seen(state.version);
     if (moved) {
+      positions = null;
+      if (replayPly !== null) showPly(replayPly);
       board = boardFor(state.game);
       model = board ? board.parse(state.position) : null;
       picker = board && Array.isArray(state.legal_moves) && state.status === 'playing' ? pickerFor(board, model, state.legal_moves) : null;
@@ -328,6 +382,7 @@ export function gameView(root, code, { navigate }) {
     section.dataset.seat = seated().join(' ') || 'spectator';
     section.dataset.thinking = String(thinking());
     section.dataset.pending = String(pending);
+    section.dataset.replay = replayPly === null ? 'live' : String(replayPly);
     section.dataset.game = state.game;
     renderBoard();
     renderPlayers();
@@ -337,6 +392,7 @@ export function gameView(root, code, { navigate }) {
     renderActions();
     renderShare();
     renderMoves();
+    keepingFocus(replayBar, renderReplay);
     renderLog();
     renderHint();
     keepingFocus(placementBar, renderPlacement);
@@ -352,6 +408,11 @@ export function gameView(root, code, { navigate }) {
 
   function boardView() {
     const empty = { playable: new Set(), selected: new Set(), targets: new Map(), hasSelection: false };
+    if (replayPly !== null) {
+      const shownMove = state.moves[replayPly - 1];
+      const last = new Set(shownMove && board ? board.lastCells(shownMove) : []);
+      return { ...empty, ghosts: null, pickable: null, last, interactive: false, flipped: flipped(), numbers, showImposed: false };
+    }
     const active = canAct();
     let view = active && picker ? picker.view() : empty;
     let ghosts = null;
@@ -376,7 +437,7 @@ export function gameView(root, code, { navigate }) {
     }
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('.cell');
     const focusedCell = focused && svg.contains(focused) ? focused.dataset.cell : null;
-    const drawn = board.draw(model, boardView());
+    const drawn = board.draw(replayPly === null ? model : replayModel, boardView());
     svg.setAttribute('viewBox', drawn.viewBox);
     svg.setAttribute('aria-label', `${drawn.title}${canAct() ? ': your move' : ''}`);
     svg.innerHTML = drawn.body;
@@ -558,16 +619,44 @@ export function gameView(root, code, { navigate }) {
 
   function renderMoves() {
     const items = [];
+    const shown = replayPly === null ? state.moves.length : replayPly;
+    const ply = (k) => {
+      if (k >= state.moves.length) return h('span', { class: 'ply' }, '');
+      const classes = `ply${k === state.moves.length - 1 ? ' latest' : ''}${k === shown - 1 ? ' shown' : ''}`;
+      return h('span', { class: classes, 'data-ply': String(k + 1), title: 'Show the position after this move' }, state.moves[k]);
+    };
     for (let i = 0; i < state.moves.length; i += 2) {
-      const latest = (k) => (k === state.moves.length - 1 ? ' latest' : '');
-      items.push(h('li', {},
-        h('span', { class: 'num' }, `${i / 2 + 1}.`),
-        h('span', { class: `ply${latest(i)}` }, state.moves[i]),
-        h('span', { class: `ply${latest(i + 1)}` }, state.moves[i + 1] || '')));
+      items.push(h('li', {}, h('span', { class: 'num' }, `${i / 2 + 1}.`), ply(i), ply(i + 1)));
     }
     const atEnd = movesBox.scrollTop + movesBox.clientHeight >= movesBox.scrollHeight - 8;
     moveList.replaceChildren(...items);
     if (atEnd) movesBox.scrollTop = movesBox.scrollHeight;
+  }
+
+  function renderReplay() {
+    const count = state.moves.length;
+    replayBar.hidden = !count;
+    if (!count) {
+      replayBar.replaceChildren();
+      return;
+    }
+    const shown = replayPly === null ? count : replayPly;
+    const step = (action, label, title, to, disabled) => h('button', {
+      class: 'btn', type: 'button', 'data-action': action, title, 'aria-label': title, disabled, onclick: () => showPly(to),
+    }, label);
+    const items = [
+      step('replay-start', '«', 'The start', 0, shown === 0),
+      step('replay-back', '‹', 'One move back (←)', shown - 1, shown === 0),
+      step('replay-forward', '›', 'One move forward (→)', shown + 1, shown === count),
+      step('replay-live', '»', 'The game now (End)', count, shown === count),
+    ];
+    if (replayPly !== null) {
+      items.push(
+        h('span', { class: 'where' }, `After move ${replayPly} of ${count}`),
+        h('button', { class: 'btn primary', type: 'button', 'data-action': 'live', onclick: () => showPly(count) }, 'Back to the game'),
+        h('input', { type: 'text', readonly: true, value: replayText, 'aria-label': 'This position as text', onfocus: (e) => e.target.select() }));
+    }
+    replayBar.replaceChildren(...items);
   }
 
   function renderHint() {
@@ -608,6 +697,7 @@ export function gameView(root, code, { navigate }) {
       destroyed = true;
       if (stream) stream.close();
       document.removeEventListener('visibilitychange', onVisible);
+      document.removeEventListener('keydown', onKey);
       clearTimeout(resignArmed);
     },
   };

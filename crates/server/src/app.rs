@@ -243,6 +243,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{code}/takeback", post(crate::offers::takeback))
         .route("/api/rooms/{code}/rematch", post(crate::api::rematch))
         .route("/api/rooms/{code}/record", get(crate::api::record))
+        .route("/api/rooms/{code}/positions", get(crate::replay::positions))
         .route("/", get(crate::web::index))
         .route("/r/{code}", get(crate::web::room_page))
         .layer(TimeoutLayer::with_status_code(

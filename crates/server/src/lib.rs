@@ -14,6 +14,7 @@ mod app;
 mod error;
 pub mod limits;
 mod offers;
+mod replay;
 mod room;
 mod sse;
 pub mod storage;

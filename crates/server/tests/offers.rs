@@ -1,4 +1,5 @@
-//! Draw offers and takebacks over HTTP, between two players and against the AI.
+//! Draw offers, takebacks and replays over HTTP, between two players and
+//! against the AI.
 
 mod support;
 
@@ -277,5 +278,26 @@ async fn offers_need_a_seat_and_a_known_action() {
     .await;
     assert_eq!(status, 409, "a stale version");
     assert_eq!(state(&server, &code).await["offer"], Value::Null);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn positions_replay_every_move() {
+    let server = TestServer::start(&temp_db("positions"), test_config()).await;
+    let (code, white, black) = room_of(&server, "draughts").await;
+    play_first(&server, &code, &white).await;
+    play_first(&server, &code, &black).await;
+    let now = state(&server, &code).await;
+    let (status, replay) = get(&server.url(&format!("/api/rooms/{code}/positions"))).await;
+    assert_eq!(status, 200, "{replay}");
+    let positions = replay["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    assert_eq!(positions[0], now["start"]);
+    assert_eq!(positions[2], now["position"]);
+    assert_ne!(positions[1], positions[0]);
+    assert_eq!(replay["moves"], now["moves"]);
+    assert_eq!(replay["version"], now["version"]);
+    let (status, _) = get(&server.url("/api/rooms/ZZZZZ/positions")).await;
+    assert_eq!(status, 404);
     server.stop().await;
 }

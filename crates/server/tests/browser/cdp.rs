@@ -511,6 +511,10 @@ impl Page {
             "Enter" => ("Enter", 13, "\r"),
             "Tab" => ("Tab", 9, ""),
             " " => ("Space", 32, " "),
+            "ArrowLeft" => ("ArrowLeft", 37, ""),
+            "ArrowRight" => ("ArrowRight", 39, ""),
+            "Home" => ("Home", 36, ""),
+            "End" => ("End", 35, ""),
             other => panic!("no key {other}"),
         };
         self.call(

@@ -627,6 +627,59 @@ fn a_takeback_against_the_computer_through_the_page() {
 }
 
 #[test]
+fn stepping_through_the_moves_by_clicks_and_keys() {
+    let Some(h) = harness("replay") else { return };
+    let page = h.person();
+    start_game(&page, &h.base(), "draughts", None, "local", None, "white");
+    for _ in 0..3 {
+        play_a_move(&page);
+    }
+    let live = page.eval("document.querySelector('.game').dataset.version");
+    // A click on the first move shows the position after it, read-only.
+    page.click(".moves [data-ply='1']");
+    page.wait_for("document.querySelector('.game').dataset.replay === '1'");
+    assert_eq!(
+        page.eval("document.querySelectorAll('.board .cell[tabindex]').length"),
+        0,
+        "no move can be made while replaying"
+    );
+    assert!(
+        page.eval("document.querySelector('.replay').textContent")
+            .as_str()
+            .unwrap_or("")
+            .contains("After move 1 of 3")
+    );
+    let after_one = page
+        .eval("document.querySelector('.replay input').value")
+        .as_str()
+        .expect("the position as text")
+        .to_string();
+    assert!(after_one.starts_with('B'), "Black to move: {after_one}");
+    page.screenshot(&screenshot_path("replay"));
+    // The arrow keys step, Home goes to the start, End back to the game.
+    page.press("ArrowLeft");
+    page.wait_for("document.querySelector('.game').dataset.replay === '0'");
+    page.press("ArrowRight");
+    page.press("ArrowRight");
+    page.wait_for("document.querySelector('.game').dataset.replay === '2'");
+    page.press("Home");
+    page.wait_for("document.querySelector('.game').dataset.replay === '0'");
+    page.press("End");
+    page.wait_for("document.querySelector('.game').dataset.replay === 'live'");
+    assert_eq!(
+        page.eval("document.querySelector('.game').dataset.version"),
+        live
+    );
+    // The button returns to the game too, and play goes on.
+    page.click("[data-action=replay-back]");
+    page.wait_for("document.querySelector('.game').dataset.replay === '2'");
+    page.click("[data-action=live]");
+    page.wait_for("document.querySelector('.game').dataset.replay === 'live'");
+    play_a_move(&page);
+    h.assert_no_page_errors();
+}
+
+#[test]
 fn a_takeback_and_a_draw_between_two_players_through_the_page() {
     let Some(h) = harness("offers") else { return };
     let (alice, bob) = friends(&h, "draughts", None, "white");
