@@ -11,7 +11,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use plateau_core::Side;
+use plateau_core::{EndReason, Side};
 use plateau_games::{GAMES, GameSpec, Level};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -347,12 +347,12 @@ pub async fn resign(
     next.status = Status::Finished;
     next.result = Some(GameResult {
         winner: Some(!seat),
-        reason: "resignation".to_string(),
+        reason: EndReason::Resignation.to_string(),
     });
     let changes = vec![Change::Status {
         status: Status::Finished.name().to_string(),
         winner: Some(side_name(!seat).to_string()),
-        reason: Some("resignation".to_string()),
+        reason: Some(EndReason::Resignation.to_string()),
     }];
     Ok(Json(state.commit(&mut room, next, changes).await?))
 }
