@@ -13,8 +13,8 @@ mod solve;
 mod virus_endgame;
 
 pub use engine::{
-    AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, SWITCHES, Thought,
-    Tweaks, available_threads, parse_threads,
+    AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, Switch, SwitchRow,
+    Thought, Tweaks, available_threads, parse_threads,
 };
 pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
