@@ -26,11 +26,10 @@ impl GameArgs {
     }
 
     /// The game in a position text (`file`: a save file) for `spec` (what
-    /// [`GameArgs::spec`] found), and the spec of its
-    /// variant. A text that fixes the board (a virus position of another size)
-    /// chooses its variant when the user named none; a variant named
-    /// explicitly (`virus/7x7`, `--variant 7x7`) is kept, and a text of
-    /// another is refused, naming both.
+    /// [`GameArgs::spec`] found), and the spec of its variant. A text that
+    /// fixes the board (a virus position of another size) chooses its variant
+    /// when the user named none; a variant named explicitly (`virus/7x7`,
+    /// `--variant 7x7`) is kept, and a text of another is refused, naming both.
     pub fn read(
         &self,
         spec: GameSpec,
@@ -38,11 +37,12 @@ impl GameArgs {
         file: bool,
     ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
         if GameSpec::names_variant(&self.game, self.variant.as_deref()) {
-            match file {
-                false => spec.from_text(text),
-                true => spec.from_file(text),
-            }
-            .map(|game| (spec, game))
+            let game = if file {
+                spec.from_file(text)
+            } else {
+                spec.from_text(text)
+            };
+            game.map(|game| (spec, game))
         } else if file {
             spec.from_file_any_variant(text)
         } else {

@@ -112,18 +112,6 @@ impl EndReason {
             EndReason::EngineFailure => "engine failure",
         }
     }
-
-    /// Whether the game's rules ended the game, rather than a player or the
-    /// arena (a resignation, the ply cap, a clock, a failing engine).
-    pub const fn by_the_rules(self) -> bool {
-        !matches!(
-            self,
-            EndReason::Resignation
-                | EndReason::PlyCap
-                | EndReason::TimeForfeit
-                | EndReason::EngineFailure
-        )
-    }
 }
 
 impl fmt::Display for EndReason {
@@ -274,7 +262,5 @@ mod tests {
         for text in ["", "Engine failure", "engine failure ", "checkmate"] {
             assert!(text.parse::<EndReason>().is_err(), "{text:?}");
         }
-        assert!(!EndReason::EngineFailure.by_the_rules());
-        assert!(EndReason::BoardFull.by_the_rules());
     }
 }
