@@ -15,28 +15,32 @@ const MAX_MOVE_LEN: usize = 32;
 
 pub(crate) fn parse(position: &Abalone, input: &str) -> Result<Move, MoveError> {
     let text = input.trim();
-    let fail = |reason: String| Err(MoveError::new(shorten(text), reason));
+    let unreadable = |reason: String| MoveError::unreadable(shorten(text), reason);
+    let illegal = |reason: String| MoveError::new(shorten(text), reason);
     if text.is_empty() {
-        return fail("empty move".into());
+        return Err(unreadable("empty move".into()));
     }
     if text.len() > MAX_MOVE_LEN {
-        return fail(format!("too long to be a move ({} bytes)", text.len()));
+        return Err(unreadable(format!(
+            "too long to be a move ({} bytes)",
+            text.len()
+        )));
     }
     if let Some(outcome) = position.outcome() {
-        return fail(format!("the game is over: {outcome}"));
+        return Err(MoveError::game_over(
+            shorten(text),
+            format!("the game is over: {outcome}"),
+        ));
     }
-    let cells = match split_cells(text) {
-        Ok(cells) => cells,
-        Err(reason) => return fail(reason),
-    };
+    let cells = split_cells(text).map_err(unreadable)?;
     match cells[..] {
-        [from, to] => parse_inline(position, from, to).or_else(fail),
-        [first, second, to] => parse_broadside(position, first, second, to).or_else(fail),
-        _ => fail(format!(
+        [from, to] => parse_inline(position, from, to).map_err(illegal),
+        [first, second, to] => parse_broadside(position, first, second, to).map_err(illegal),
+        _ => Err(unreadable(format!(
             "a move names 2 cells (inline, like a1b2) or 3 (broadside, like c6c7d6), \
              not {}",
             cells.len()
-        )),
+        ))),
     }
 }
 

@@ -1,6 +1,8 @@
 use crate::board::{BOARD, Cell, around, cells, shift};
 use crate::{Move, movegen, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
+use plateau_core::{
+    EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64,
+};
 
 /// Plies after which a game is stopped and scored as a draw. Abalone has no
 /// draw rule; plateau needs one so that no game can go on forever.
@@ -353,17 +355,17 @@ impl Game for Abalone {
     fn outcome(&self) -> Option<Outcome> {
         for side in Side::ALL {
             if self.lost(side) >= LOSING_COUNT {
-                return Some(Outcome::win(!side, "six marbles ejected"));
+                return Some(Outcome::win(!side, EndReason::SixMarblesEjected));
             }
         }
         if self.repetitions >= 3 {
-            return Some(Outcome::draw("threefold repetition"));
+            return Some(Outcome::draw(EndReason::Repetition));
         }
         if self.ply >= self.max_plies {
-            return Some(Outcome::draw("ply limit"));
+            return Some(Outcome::draw(EndReason::PlyLimit));
         }
         if !self.can_move() {
-            return Some(Outcome::win(!self.side, "no legal move"));
+            return Some(Outcome::win(!self.side, EndReason::NoLegalMove));
         }
         None
     }

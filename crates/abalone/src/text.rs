@@ -18,6 +18,11 @@ fn err<T>(reason: impl Into<String>) -> Result<T, PositionError> {
     Err(PositionError::new(reason))
 }
 
+/// A readable position the rules could never reach.
+fn illegal<T>(reason: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError::illegal(reason))
+}
+
 fn row_name(row: i32) -> char {
     (b'A' + row as u8) as char
 }
@@ -181,8 +186,7 @@ pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
         read_count(&file, "max plies", u32::MAX.into())?.map_or(DEFAULT_MAX_PLIES, |n| n as u32);
     // A game stops at the limit, so no count goes past it.
     let ply = read_count(&file, "ply", max_plies.into())?.unwrap_or(0) as u32;
-    let start = parse_position(file.start)
-        .map_err(|e| PositionError::new(format!("the start position: {e}")))?;
+    let start = parse_position(file.start).map_err(|e| e.context("the start position"))?;
     file.replay(start.with_max_plies(max_plies).with_ply(ply))
 }
 
@@ -212,7 +216,7 @@ fn parse_lost(field: &str) -> Result<(Side, u32), PositionError> {
         return expected();
     };
     if count > LOSING_COUNT {
-        return err(format!(
+        return illegal(format!(
             "{owner} cannot have lost {count} marbles: the game ends at {LOSING_COUNT}"
         ));
     }
@@ -226,7 +230,7 @@ fn check_setup(marbles: [u128; 2], side: Side, lost: [u32; 2]) -> Result<Abalone
         let on_board = marbles[owner.index()].count_ones();
         let gone = lost[owner.index()];
         if on_board + gone != MARBLES {
-            return err(format!(
+            return illegal(format!(
                 "{owner} has {on_board} marbles on the board and {gone} ejected: \
                  each side has {MARBLES} in all"
             ));
@@ -234,11 +238,11 @@ fn check_setup(marbles: [u128; 2], side: Side, lost: [u32; 2]) -> Result<Abalone
     }
     let [white_lost, black_lost] = lost;
     if white_lost >= LOSING_COUNT && black_lost >= LOSING_COUNT {
-        return err("both sides have lost six marbles; the game ends at the first six");
+        return illegal("both sides have lost six marbles; the game ends at the first six");
     }
     for owner in Side::ALL {
         if lost[owner.index()] >= LOSING_COUNT && side != owner {
-            return err(format!(
+            return illegal(format!(
                 "{owner} has lost six marbles, so {} ejected the last one and it must \
                  be {owner}'s turn",
                 !owner

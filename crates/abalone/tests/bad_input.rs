@@ -2,7 +2,7 @@
 //! untouched.
 
 use plateau_abalone::{Abalone, Cell};
-use plateau_core::{Game, MoveList};
+use plateau_core::{Game, MoveErrorKind, MoveList, PositionErrorKind};
 use proptest::prelude::*;
 
 const STANDARD: &str = "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w0";
@@ -218,6 +218,30 @@ fn malformed_moves_are_refused_and_leave_the_game_alone() {
             .to_string()
             .contains("too long")
     );
+}
+
+#[test]
+fn refusals_say_what_kind_they_are() {
+    use MoveErrorKind::{Illegal, Unreadable};
+    let start = Abalone::from_text(STANDARD).unwrap();
+    for (text, kind) in [
+        ("", Unreadable),
+        ("a1", Unreadable),
+        ("z1b2", Unreadable),
+        ("a1-b2", Unreadable),
+        ("a1c3", Illegal),
+        ("d4e4", Illegal),
+        ("a1a2b1", Illegal),
+    ] {
+        let err = start.parse_move(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    let err = Abalone::from_text("wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb x b0 w0")
+        .expect_err("bad side");
+    assert_eq!(err.kind, PositionErrorKind::Malformed, "{err}");
+    let err = Abalone::from_text("wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b1 w0")
+        .expect_err("a marble too many");
+    assert_eq!(err.kind, PositionErrorKind::Illegal, "{err}");
 }
 
 proptest! {

@@ -2,7 +2,7 @@
 
 use plateau_abalone::{Abalone, DEFAULT_MAX_PLIES, Layout, Move};
 use plateau_core::invariants::{PlayoutReport, check_position, check_random_playouts};
-use plateau_core::{Game, MoveList, Rng};
+use plateau_core::{EndReason, Game, MoveList, Rng};
 use std::collections::HashSet;
 
 #[test]
@@ -41,8 +41,8 @@ fn random_endgames_finish_by_ejection_and_by_the_ply_limit() {
             game.play(mv);
         }
         match game.outcome().map(|o| o.reason) {
-            Some("six marbles ejected") => ejections += 1,
-            Some("ply limit") => limits += 1,
+            Some(EndReason::SixMarblesEjected) => ejections += 1,
+            Some(EndReason::PlyLimit) => limits += 1,
             other => panic!("unexpected end {other:?}"),
         }
     }
@@ -81,8 +81,8 @@ fn shuffling_playouts(start: &Abalone, games: usize, back: f64, seed: u64) -> En
             }
             if list.is_empty() {
                 match game.outcome().map(|o| o.reason) {
-                    Some("threefold repetition") => endings.repetitions += 1,
-                    Some("ply limit") => endings.ply_limits += 1,
+                    Some(EndReason::Repetition) => endings.repetitions += 1,
+                    Some(EndReason::PlyLimit) => endings.ply_limits += 1,
                     _ => endings.others += 1,
                 }
                 break;

@@ -2,7 +2,7 @@
 
 use plateau_abalone::reference::{Content, Reference};
 use plateau_abalone::{Abalone, Cell, Layout};
-use plateau_core::{AnyGame, Erased, Game, MoveList, Side, play_record};
+use plateau_core::{AnyGame, EndReason, Erased, Game, MoveList, Side, play_record};
 
 fn pos(text: &str) -> Abalone {
     Abalone::from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -314,7 +314,7 @@ fn the_first_side_to_eject_six_wins() {
     play(&mut game, "e5e6");
     let outcome = game.outcome().expect("six white marbles are off");
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.reason, "six marbles ejected");
+    assert_eq!(outcome.reason, EndReason::SixMarblesEjected);
     assert!(moves_of(&game).is_empty());
     assert!(refusal(&game, "i9h9").contains("the game is over"));
     assert!(game.to_text().ends_with("w b0 w6"));
@@ -331,7 +331,7 @@ fn the_ply_limit_ends_the_game_in_a_draw() {
     }
     let outcome = game.outcome().expect("four plies reach the limit");
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "ply limit");
+    assert_eq!(outcome.reason, EndReason::PlyLimit);
     assert!(moves_of(&game).is_empty());
     assert_eq!(
         Abalone::new().max_plies(),
@@ -356,7 +356,7 @@ fn the_third_occurrence_of_a_position_is_a_draw() {
     }
     let outcome = game.outcome().expect("threefold repetition");
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "threefold repetition");
+    assert_eq!(outcome.reason, EndReason::Repetition);
     assert!(moves_of(&game).is_empty());
     // Undo takes the repetition back.
     game.undo(played[7]);
@@ -444,7 +444,7 @@ fn a_save_file_keeps_the_ply_count_and_the_repetitions() {
     play(&mut reread, "f5g5");
     assert_eq!(
         reread.outcome().map(|o| o.reason),
-        Some("threefold repetition")
+        Some(EndReason::Repetition)
     );
     // A bare position text still reads, with nothing remembered.
     let bare = Abalone::from_file(&format!("{STANDARD}\n")).unwrap();
@@ -462,7 +462,7 @@ fn a_game_drawn_by_repetition_reloads_drawn() {
     }
     assert_eq!(
         game.outcome().map(|o| o.reason),
-        Some("threefold repetition")
+        Some(EndReason::Repetition)
     );
     let reread = reload(&game);
     assert!(moves_of(&reread).is_empty());
@@ -477,7 +477,7 @@ fn a_game_drawn_by_the_ply_limit_reloads_drawn() {
     let before_the_end = reload(&game);
     assert!(before_the_end.outcome().is_none());
     play(&mut game, "i5h5");
-    assert_eq!(game.outcome().map(|o| o.reason), Some("ply limit"));
+    assert_eq!(game.outcome().map(|o| o.reason), Some(EndReason::PlyLimit));
     let reread = reload(&game);
     assert!(moves_of(&reread).is_empty());
     // The default limit is not written; others are.

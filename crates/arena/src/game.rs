@@ -3,7 +3,7 @@
 //! rules, a ply cap, a time forfeit, a failing engine).
 
 use crate::player::{Clocks, MoveRequest, Player};
-use plateau_core::{AnyGame, Outcome, Side};
+use plateau_core::{AnyGame, EndReason, Outcome, Side};
 use plateau_games::Limits;
 use std::time::{Duration, Instant};
 
@@ -92,7 +92,7 @@ pub(crate) fn play_game(
         }
         if max_plies.is_some_and(|cap| game.history().len() >= cap as usize) {
             break (
-                Outcome::draw("ply cap"),
+                Outcome::draw(EndReason::PlyCap),
                 Some(format!(
                     "adjudicated a draw after {} plies",
                     game.history().len()
@@ -133,12 +133,12 @@ pub(crate) fn play_game(
                 .map_err(|err| format!("{} played an illegal move: {err}", names[player])),
         };
         if let Err(reason) = played {
-            break (Outcome::win(!side, "engine failure"), Some(reason));
+            break (Outcome::win(!side, EndReason::EngineFailure), Some(reason));
         }
         if let (TimeControl::Clock(control), Some(left)) = (time, clocks.as_mut()) {
             if spent > left[player] {
                 break (
-                    Outcome::win(!side, "time forfeit"),
+                    Outcome::win(!side, EndReason::TimeForfeit),
                     Some(format!("{} lost on time", names[player])),
                 );
             }

@@ -89,7 +89,7 @@ fn plain_record(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plateau_core::Outcome;
+    use plateau_core::{EndReason, Outcome};
     use std::time::Duration;
 
     fn record(spec: &GameSpec, moves: &[&str], outcome: Outcome) -> GameRecord {
@@ -111,7 +111,7 @@ mod tests {
         let game = record(
             &spec,
             &["32-28", "19-23", "28x19", "14x23"],
-            Outcome::draw("ply cap"),
+            Outcome::draw(EndReason::PlyCap),
         );
         let text = write_records(&spec, &[game], ["alpha", "beta"], "test").unwrap();
         assert!(text.contains("[White \"beta\"]"), "{text}");
@@ -128,7 +128,7 @@ mod tests {
         let game = record(
             &spec,
             &["b6", "f6"],
-            Outcome::win(plateau_core::Side::White, "engine failure"),
+            Outcome::win(plateau_core::Side::White, EndReason::EngineFailure),
         );
         let text = write_records(&spec, &[game], ["alpha", "beta"], "test").unwrap();
         assert!(text.contains("# white: beta"), "{text}");

@@ -10,7 +10,7 @@ use crate::player::Player;
 use crate::pool::run_jobs_with;
 use crate::sprt::{Sprt, SprtStatus};
 use crate::stats::{Pentanomial, Tally};
-use plateau_core::{AnyGame, Outcome, Side};
+use plateau_core::{AnyGame, EndReason, Outcome, Side};
 use plateau_games::GameSpec;
 use std::sync::Mutex;
 
@@ -155,7 +155,7 @@ pub fn run_match(
                         Side::Black
                     };
                     return Ok(record(
-                        Outcome::win(!side, "engine failure"),
+                        Outcome::win(!side, EndReason::EngineFailure),
                         start.history().to_vec(),
                         Some(reason),
                         Default::default(),
@@ -280,7 +280,7 @@ mod tests {
         let result = run_match(&config, |_, _| {}).unwrap();
         for record in &result.records {
             assert_eq!(record.moves.len(), 10);
-            assert_eq!(record.outcome.reason, "ply cap");
+            assert_eq!(record.outcome.reason, EndReason::PlyCap);
             assert!(record.note.is_some());
         }
         assert_eq!(result.status.tally.draws, 2);

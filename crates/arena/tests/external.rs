@@ -11,7 +11,7 @@ use plateau_arena::external::ExternalOptions;
 use plateau_arena::{
     ClockControl, EngineSpec, MatchConfig, MatchResult, OpeningSource, TimeControl, run_match,
 };
-use plateau_core::{Game, MoveList};
+use plateau_core::{EndReason, Game, MoveList};
 use plateau_draughts::Draughts;
 use plateau_games::{GameSpec, Limits};
 use std::io::{BufRead, Write};
@@ -243,7 +243,7 @@ fn failures(result: &MatchResult) -> Vec<String> {
     result
         .records
         .iter()
-        .filter(|r| r.outcome.reason == "engine failure")
+        .filter(|r| r.outcome.reason == EndReason::EngineFailure)
         .map(|r| r.note.clone().unwrap_or_default())
         .collect()
 }
@@ -274,7 +274,11 @@ fn crashed_engine_loses_cleanly() {
     let result = run_match(&config, |_, _| {}).unwrap();
     assert_eq!(result.records.len(), 2);
     for record in &result.records {
-        assert_eq!(record.outcome.reason, "engine failure", "{record:?}");
+        assert_eq!(
+            record.outcome.reason,
+            EndReason::EngineFailure,
+            "{record:?}"
+        );
         assert_eq!(record.score_of(0), 0.0);
         let note = record.note.as_deref().unwrap_or("");
         assert!(note.contains("exited"), "{note}");

@@ -4,7 +4,7 @@
 use crate::bits::{GEOMETRY_7, Indices};
 use crate::board::{Board, Cell};
 use crate::{Move, Square};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
+use plateau_core::{EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side};
 
 /// Half-moves without a clone after which the game is drawn.
 pub const HALFMOVE_LIMIT: u16 = 100;
@@ -27,13 +27,13 @@ pub enum AtaxxEnd {
 
 impl AtaxxEnd {
     /// The reason given in the outcome.
-    pub fn reason(self) -> &'static str {
+    pub fn reason(self) -> EndReason {
         match self {
-            AtaxxEnd::NoStones => "no stones left",
-            AtaxxEnd::BoardFull => "board full",
-            AtaxxEnd::NoMoves => "no move left for either side",
-            AtaxxEnd::HalfmoveClock => "100 half-moves without a clone",
-            AtaxxEnd::Repetition => "threefold repetition",
+            AtaxxEnd::NoStones => EndReason::NoStonesLeft,
+            AtaxxEnd::BoardFull => EndReason::BoardFull,
+            AtaxxEnd::NoMoves => EndReason::NoMoveForEither,
+            AtaxxEnd::HalfmoveClock => EndReason::HalfmoveClock,
+            AtaxxEnd::Repetition => EndReason::Repetition,
         }
     }
 }

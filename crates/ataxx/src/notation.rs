@@ -21,15 +21,18 @@ fn shorten(text: &str) -> String {
 /// The checks every move goes through before its own: length, game over.
 fn preamble<G: Game>(game: &G, input: &str) -> Result<String, MoveError> {
     let text = input.trim();
-    let fail = |reason: String| Err(MoveError::new(shorten(text), reason));
+    let unreadable = |reason: String| Err(MoveError::unreadable(shorten(text), reason));
     if text.is_empty() {
-        return fail("empty move".into());
+        return unreadable("empty move".into());
     }
     if text.len() > MAX_MOVE_LEN {
-        return fail(format!("too long to be a move ({} bytes)", text.len()));
+        return unreadable(format!("too long to be a move ({} bytes)", text.len()));
     }
     if let Some(outcome) = game.outcome() {
-        return fail(format!("the game is over: {outcome}"));
+        return Err(MoveError::game_over(
+            shorten(text),
+            format!("the game is over: {outcome}"),
+        ));
     }
     Ok(text.to_string())
 }
@@ -67,66 +70,60 @@ fn check_clone<B: Bits>(board: &Board<B>, to: Square) -> Result<Move, String> {
 
 pub(crate) fn parse_virus<B: Bits>(game: &VirusGame<B>, input: &str) -> Result<Move, MoveError> {
     let text = preamble(game, input)?;
-    let fail = |reason: String| Err(MoveError::new(shorten(&text), reason));
+    let unreadable = |reason: String| MoveError::unreadable(shorten(&text), reason);
+    let illegal = |reason: String| MoveError::new(shorten(&text), reason);
     let board = game.board();
     if text == "0000" {
-        return fail(
+        return Err(unreadable(
             "the virus game has no pass: the game ends when the side to move has no drop".into(),
-        );
+        ));
     }
     if text.len() == 4
         && text.is_ascii()
         && Square::parse(&text[..2], board.n()).is_ok()
         && Square::parse(&text[2..], board.n()).is_ok()
     {
-        return fail("the virus game has no jumps; a move is the cell you drop on, like b6".into());
+        return Err(unreadable(
+            "the virus game has no jumps; a move is the cell you drop on, like b6".into(),
+        ));
     }
-    let to = match Square::parse(&text, board.n()) {
-        Ok(to) => to,
-        Err(reason) => return fail(reason),
-    };
-    check_clone(board, to).or_else(fail)
+    let to = Square::parse(&text, board.n()).map_err(unreadable)?;
+    check_clone(board, to).map_err(illegal)
 }
 
 pub(crate) fn parse_ataxx(game: &Ataxx, input: &str) -> Result<Move, MoveError> {
     let text = preamble(game, input)?;
-    let fail = |reason: String| Err(MoveError::new(shorten(&text), reason));
+    let unreadable = |reason: String| MoveError::unreadable(shorten(&text), reason);
+    let illegal = |reason: String| MoveError::new(shorten(&text), reason);
     let board = game.board();
     if text == "0000" {
         let mut moves = MoveList::new();
         game.legal_moves(&mut moves);
         return match moves.first() {
             Some(Move::Pass) => Ok(Move::Pass),
-            Some(example) => fail(format!(
+            Some(example) => Err(illegal(format!(
                 "a pass is only legal when no move exists, and {example} is legal ({} moves \
                  in all)",
                 moves.len()
-            )),
-            None => fail("no move at all is legal here".into()),
+            ))),
+            None => Err(illegal("no move at all is legal here".into())),
         };
     }
     match text.len() {
         2 => {
-            let to = match Square::parse(&text, board.n()) {
-                Ok(to) => to,
-                Err(reason) => return fail(reason),
-            };
-            check_clone(board, to).or_else(fail)
+            let to = Square::parse(&text, board.n()).map_err(unreadable)?;
+            check_clone(board, to).map_err(illegal)
         }
         4 if text.is_ascii() => {
-            let from = Square::parse(&text[..2], board.n());
-            let to = Square::parse(&text[2..], board.n());
-            let (from, to) = match (from, to) {
-                (Ok(from), Ok(to)) => (from, to),
-                (Err(reason), _) | (_, Err(reason)) => return fail(reason),
-            };
-            check_jump(board, from, to).or_else(fail)
+            let from = Square::parse(&text[..2], board.n()).map_err(unreadable)?;
+            let to = Square::parse(&text[2..], board.n()).map_err(unreadable)?;
+            check_jump(board, from, to).map_err(illegal)
         }
-        _ => fail(
+        _ => Err(unreadable(
             "not a move: write a clone as its target cell (b6), a jump as origin and target \
              (g1e3), a pass as 0000"
                 .into(),
-        ),
+        )),
     }
 }
 

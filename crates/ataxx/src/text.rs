@@ -19,6 +19,11 @@ fn err<T>(reason: impl Into<String>) -> Result<T, PositionError> {
     Err(PositionError::new(reason))
 }
 
+/// A readable position the rules could never reach.
+fn illegal<T>(reason: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError::illegal(reason))
+}
+
 /// A board read from text, before it is checked against a game's rules.
 pub(crate) struct Layout {
     pub n: usize,
@@ -122,7 +127,7 @@ pub(crate) fn parse_layout(field: &str) -> Result<Layout, PositionError> {
         }
     }
     if layout.count(Cell::Stone(Side::Black)) + layout.count(Cell::Stone(Side::White)) == 0 {
-        return err("neither side has a stone: no game reaches such a position");
+        return illegal("neither side has a stone: no game reaches such a position");
     }
     Ok(layout)
 }
@@ -256,8 +261,7 @@ pub(crate) fn parse_ataxx_file(text: &str) -> Result<Ataxx, PositionError> {
     let Some(file) = read_save_file(text, &[])? else {
         return parse_ataxx(text.trim());
     };
-    let start = parse_ataxx(file.start)
-        .map_err(|e| PositionError::new(format!("the start position: {e}")))?;
+    let start = parse_ataxx(file.start).map_err(|e| e.context("the start position"))?;
     file.replay(start)
 }
 
@@ -293,7 +297,7 @@ pub(crate) fn parse_virus<B: Bits>(text: &str) -> Result<VirusGame<B>, PositionE
     }
     let side = parse_side(fields[1])?;
     if layout.count(Cell::Stone(!side)) == 0 {
-        return err(format!(
+        return illegal(format!(
             "{} ({}) has no stone but played the last move, and a drop leaves a stone: \
              no game reaches this position",
             side_letter(!side),
@@ -301,7 +305,7 @@ pub(crate) fn parse_virus<B: Bits>(text: &str) -> Result<VirusGame<B>, PositionE
         ));
     }
     let board = layout.to_board::<B>(side).ok_or_else(|| {
-        PositionError::new(format!(
+        PositionError::other_variant(format!(
             "a {0}x{0} board needs the wide layout (VirusWide, the virus/9x9 variant); this \
              one holds boards up to {1}x{1}",
             layout.n,

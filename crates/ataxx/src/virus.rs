@@ -3,7 +3,7 @@
 use crate::bits::{Bits, Indices};
 use crate::board::{Board, Cell};
 use crate::{Move, Square};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side};
+use plateau_core::{EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side};
 
 /// Board side of the standard game.
 pub const DEFAULT_SIZE: usize = 7;
@@ -22,11 +22,11 @@ pub enum VirusEnd {
 
 impl VirusEnd {
     /// The reason given in the outcome.
-    pub fn reason(self) -> &'static str {
+    pub fn reason(self) -> EndReason {
         match self {
-            VirusEnd::BoardFull => "board full",
-            VirusEnd::NoStones => "no stones left",
-            VirusEnd::WalledIn => "no drop left, empty cells go to the opponent",
+            VirusEnd::BoardFull => EndReason::BoardFull,
+            VirusEnd::NoStones => EndReason::NoStonesLeft,
+            VirusEnd::WalledIn => EndReason::WalledIn,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! untouched.
 
 use plateau_ataxx::{Ataxx, Square, Virus, VirusWide};
-use plateau_core::{Game, MoveList};
+use plateau_core::{Game, MoveErrorKind, MoveList, PositionErrorKind};
 use proptest::prelude::*;
 
 fn ataxx_error(text: &str) -> String {
@@ -175,6 +175,47 @@ fn malformed_moves_are_refused_and_leave_the_game_alone() {
     );
     let over = Ataxx::from_text("x6/7/7/7/7/7/7 o 0 1").unwrap();
     check_moves(&over, &[("a1", "the game is over: black wins")]);
+}
+
+#[test]
+fn refusals_say_what_kind_they_are() {
+    use MoveErrorKind::{GameOver, Illegal, Unreadable};
+    let ataxx = Ataxx::new();
+    for (text, kind) in [
+        ("", Unreadable),
+        ("h1", Unreadable),
+        ("b6b5b4", Unreadable),
+        ("d4", Illegal),
+        ("d4d6", Illegal),
+        ("0000", Illegal),
+    ] {
+        let err = ataxx.parse_move(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    let virus = Virus::new(5).unwrap();
+    for (text, kind) in [
+        ("0000", Unreadable),
+        ("a5c3", Unreadable),
+        ("f1", Unreadable),
+        ("a5", Illegal),
+        ("c3", Illegal),
+    ] {
+        let err = virus.parse_move(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    let over = Ataxx::from_text("x6/7/7/7/7/7/7 o 0 1").unwrap();
+    assert_eq!(over.parse_move("a1").unwrap_err().kind, GameOver);
+    for (text, kind) in [
+        ("x5o/7/7/7/7/7/o5q x 0 1", PositionErrorKind::Malformed),
+        ("7/7/7/7/7/7/7 x 0 1", PositionErrorKind::Illegal),
+    ] {
+        let err = Ataxx::from_text(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    let wide = Virus::from_text("x7o/9/9/9/9/9/9/9/o7x x").expect_err("9x9 on 64 bits");
+    assert_eq!(wide.kind, PositionErrorKind::OtherVariant, "{wide}");
+    let stoneless = Virus::from_text("x4/5/5/5/5 x").expect_err("o never played");
+    assert_eq!(stoneless.kind, PositionErrorKind::Illegal, "{stoneless}");
 }
 
 proptest! {

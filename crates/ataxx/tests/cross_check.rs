@@ -4,7 +4,7 @@
 
 use plateau_ataxx::reference::Reference;
 use plateau_ataxx::{Ataxx, Bits, Virus, VirusGame, VirusWide};
-use plateau_core::{Game, MoveList, Rng};
+use plateau_core::{EndReason, Game, MoveList, Rng};
 
 /// What the two games share beyond [`Game`], for the driver below.
 trait Scored: Game {
@@ -58,7 +58,8 @@ fn drive<G: Scored>(start: &G, full: bool, rng: &mut Rng, coverage: &mut Coverag
         if list.is_empty() {
             coverage.finished += 1;
             if game.outcome().is_some_and(|o| {
-                o.winner.is_none() && (o.reason.contains("half") || o.reason.contains("repetition"))
+                o.winner.is_none()
+                    && matches!(o.reason, EndReason::HalfmoveClock | EndReason::Repetition)
             }) {
                 coverage.rule_draws += 1;
             }

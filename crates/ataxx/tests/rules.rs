@@ -1,7 +1,7 @@
 //! One test per rule of `docs/rules/ataxx.md`, for both variants.
 
 use plateau_ataxx::{Ataxx, AtaxxEnd, Cell, Move, Square, Virus, VirusEnd, VirusWide};
-use plateau_core::{Game, MoveList, Side, perft};
+use plateau_core::{EndReason, Game, MoveList, Side, perft};
 
 fn ataxx(text: &str) -> Ataxx {
     Ataxx::from_text(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -106,7 +106,7 @@ fn the_virus_game_ends_when_the_board_is_full_and_most_stones_wins() {
     assert_eq!(game.final_score(), Some(13 - 12));
     let outcome = game.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.reason, "board full");
+    assert_eq!(outcome.reason, EndReason::BoardFull);
     let even = virus("xxxx/xxxx/oooo/oooo x");
     assert_eq!(even.outcome().unwrap().winner, None);
     assert_eq!(even.final_score(), Some(0));
@@ -206,7 +206,7 @@ fn the_game_ends_when_a_side_has_no_stones() {
     assert_eq!(game.final_score(), Some(2));
     let outcome = game.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.reason, "no stones left");
+    assert_eq!(outcome.reason, EndReason::NoStonesLeft);
     assert!(moves_of(&game).is_empty());
     assert!(refusal(&game, "a1").contains("the game is over"));
 }
@@ -230,7 +230,7 @@ fn the_game_ends_when_the_board_is_full() {
     let game = ataxx("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo o 3 40");
     assert_eq!(game.end(), Some(AtaxxEnd::BoardFull));
     assert_eq!(game.final_score(), Some(28 - 21));
-    assert_eq!(game.outcome().unwrap().reason, "board full");
+    assert_eq!(game.outcome().unwrap().reason, EndReason::BoardFull);
 }
 
 #[test]

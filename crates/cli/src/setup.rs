@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use plateau_core::{AnyGame, play_record};
+use plateau_core::{AnyGame, PositionError, play_record};
 use plateau_games::{EngineChoice, GameSpec, MAX_THREADS, available_threads, parse_threads};
 use std::path::PathBuf;
 
@@ -24,6 +24,31 @@ impl GameArgs {
     pub fn spec(&self) -> Result<GameSpec> {
         Ok(GameSpec::lookup(&self.game, self.variant.as_deref())?)
     }
+
+    /// The game in a position text (`file`: a save file) for `spec` (what
+    /// [`GameArgs::spec`] found), and the spec of its variant. A text that
+    /// fixes the board (a virus position of another size) chooses its variant
+    /// when the user named none; a variant named explicitly (`virus/7x7`,
+    /// `--variant 7x7`) is kept, and a text of another is refused, naming both.
+    pub fn read(
+        &self,
+        spec: GameSpec,
+        text: &str,
+        file: bool,
+    ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
+        if GameSpec::names_variant(&self.game, self.variant.as_deref()) {
+            let game = if file {
+                spec.from_file(text)
+            } else {
+                spec.from_text(text)
+            };
+            game.map(|game| (spec, game))
+        } else if file {
+            spec.from_file_any_variant(text)
+        } else {
+            spec.from_text_any_variant(text)
+        }
+    }
 }
 
 #[derive(Args, Clone, Debug)]
@@ -31,7 +56,9 @@ pub struct PositionArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Start from this position text instead of the initial position, e.g.
-    /// "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2" for Escampe.
+    /// "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2" for Escampe. A text that fixes the
+    /// board (a virus position of another size) chooses that variant unless
+    /// one is named.
     #[arg(long, conflicts_with = "file")]
     pub position: Option<String>,
     /// Start from a saved game file: the course's board file for Escampe, PDN for
@@ -45,25 +72,28 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The game in the position these options describe.
-    pub fn build(&self) -> Result<Box<dyn AnyGame>> {
+    /// The game in the position these options describe, and the spec of its
+    /// variant (which the position may have chosen: see [`GameArgs::read`]).
+    pub fn build(&self) -> Result<(GameSpec, Box<dyn AnyGame>)> {
         let spec = self.game.spec()?;
-        let mut game = if let Some(text) = &self.position {
-            spec.from_text(text)
+        let (spec, mut game) = if let Some(text) = &self.position {
+            self.game
+                .read(spec, text, false)
                 .with_context(|| format!("bad --position {text:?}"))?
         } else if let Some(path) = &self.file {
             let text = read_limited(path)?;
-            spec.from_file(&text)
+            self.game
+                .read(spec, &text, true)
                 .with_context(|| format!("bad game file {}", path.display()))?
         } else {
-            spec.new_game()
+            (spec, spec.new_game())
         };
         if let Some(moves) = &self.moves
             && let Err(reason) = play_record(game.as_mut(), moves)
         {
             bail!("--moves: {reason}");
         }
-        Ok(game)
+        Ok((spec, game))
     }
 }
 

@@ -157,6 +157,116 @@ fn bad_positions_files_and_games_are_clear_errors() {
     assert!(stderr(&out).contains("cannot read"));
 }
 
+/// A 5x5 virus position, x to move (7 drops; 49 leaves at depth 2).
+const VIRUS_5X5: &str = "xx2o/5/5/o4/o3x x";
+
+#[test]
+fn a_position_of_another_board_size_chooses_the_virus_variant() {
+    let out = plateau(&["perft", "virus", "--position", VIRUS_5X5, "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "49");
+    // The same count as on the 5x5 variant named outright.
+    let named = plateau(&["perft", "virus/5x5", "--position", VIRUS_5X5, "-d", "2"]);
+    assert!(named.status.success(), "{}", stderr(&named));
+    assert_eq!(last_line(&stdout(&named)), "49");
+
+    let out = plateau(&["show", "virus", "--position", VIRUS_5X5]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("    a b c d e\n"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("7 legal moves"), "{}", stdout(&out));
+
+    // Engines are built for the board the position chose (a 9x9 board needs
+    // the wide one).
+    let nine = "x7o/9/9/9/9/9/9/9/o7x x";
+    let out = plateau(&[
+        "analyze",
+        "virus",
+        "--position",
+        nine,
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        last_line(&stdout(&out)).starts_with("bestmove "),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn an_explicit_variant_refuses_a_position_of_another_size() {
+    for args in [
+        &[
+            "perft",
+            "virus/7x7",
+            "--position",
+            VIRUS_5X5,
+            "--depth",
+            "1",
+        ][..],
+        &[
+            "perft",
+            "virus",
+            "--variant",
+            "7x7",
+            "--position",
+            VIRUS_5X5,
+            "--depth",
+            "1",
+        ],
+    ] {
+        let out = plateau(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("the position is on a 5x5 board but the variant is 7x7"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_virus_game_without_a_position_keeps_the_default_board() {
+    let out = plateau(&["show", "virus"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "x5o/7/7/7/7/7/o5x x");
+    // A position of the default's own size stays on it.
+    let out = plateau(&[
+        "perft",
+        "virus",
+        "--position",
+        "x5o/7/7/7/7/7/o5x x",
+        "-d",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), "6");
+}
+
+#[test]
+fn a_saved_virus_file_chooses_its_board_too() {
+    let dir = std::env::temp_dir().join(format!("plateau-cli-virus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("virus.txt");
+    std::fs::write(&path, format!("{VIRUS_5X5}\n")).unwrap();
+    let path_text = path.to_str().unwrap();
+    let out = plateau(&["show", "virus", "--file", path_text]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(last_line(&stdout(&out)), VIRUS_5X5);
+    let out = plateau_with_input(
+        &[
+            "play", "virus", "--load", path_text, "--white", "human", "--black", "human",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("    a b c d e\n"), "{}", stdout(&out));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn a_saved_game_reloads_exactly() {
     let dir = std::env::temp_dir().join(format!("plateau-cli-{}", std::process::id()));

@@ -112,7 +112,7 @@ impl<G: Game> AnyGame for Erased<G> {
 
     fn play(&mut self, mv: &str) -> Result<String, MoveError> {
         if let Some(outcome) = self.game.outcome() {
-            return Err(MoveError::new(
+            return Err(MoveError::game_over(
                 mv,
                 format!("the game is already over: {outcome}"),
             ));

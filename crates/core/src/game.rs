@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn the_default_record_numbers_pairs_and_ends_with_the_result() {
         let moves: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        let win = Outcome::win(Side::White, "resignation");
+        let win = Outcome::win(Side::White, crate::EndReason::Resignation);
         let text = numbered_record("START", &moves, Some(win.verdict()));
         assert_eq!(
             text,

@@ -25,11 +25,11 @@ pub mod save;
 mod side;
 
 pub use erased::{AnyGame, Erased, play_record};
-pub use error::{MoveError, PositionError};
+pub use error::{MoveError, MoveErrorKind, PositionError, PositionErrorKind};
 pub use eval::{EVAL_LIMIT, Evaluator, Features, FixedWeights, Linear, MAX_WEIGHT, check_weights};
 pub use game::{Game, numbered_record, play_moves};
 pub use move_list::MoveList;
-pub use outcome::{Outcome, Verdict};
+pub use outcome::{EndReason, Outcome, UnknownEndReason, Verdict};
 pub use perft::{PerftVector, divide, parse_perft_file, perft};
 pub use rng::{Rng, splitmix64, zobrist_keys};
 pub use side::Side;

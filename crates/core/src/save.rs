@@ -46,7 +46,7 @@ impl<'a> SaveFile<'a> {
     /// with the counters of the other fields), each checked.
     pub fn replay<G: Game>(&self, mut start: G) -> Result<G, PositionError> {
         play_moves(&mut start, &self.moves.join(" "))
-            .map_err(|reason| PositionError::new(format!("the moves: {reason}")))?;
+            .map_err(|reason| PositionError::illegal(format!("the moves: {reason}")))?;
         Ok(start)
     }
 }

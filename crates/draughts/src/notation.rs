@@ -161,38 +161,52 @@ fn examples(position: &Draughts, moves: &[Move]) -> String {
 
 pub(crate) fn parse(position: &Draughts, input: &str) -> Result<Move, MoveError> {
     let text = input.trim();
-    let fail = |reason: String| Err(MoveError::new(shorten(text), reason));
+    let unreadable = |reason: String| MoveError::unreadable(shorten(text), reason);
     if text.is_empty() {
-        return fail("empty move".into());
+        return Err(unreadable("empty move".into()));
     }
     if text.len() > MAX_MOVE_LEN {
-        return fail(format!("too long to be a move ({} bytes)", text.len()));
+        return Err(unreadable(format!(
+            "too long to be a move ({} bytes)",
+            text.len()
+        )));
     }
     if let Some(outcome) = position.outcome() {
-        return fail(format!("the game is over: {outcome}"));
+        return Err(MoveError::game_over(
+            shorten(text),
+            format!("the game is over: {outcome}"),
+        ));
     }
     let capture = text.contains('x');
     let quiet = text.contains('-');
     if capture && quiet {
-        return fail("a move uses either - (no capture) or x (capture), not both".into());
+        return Err(unreadable(
+            "a move uses either - (no capture) or x (capture), not both".into(),
+        ));
     }
     if !capture && !quiet {
-        return fail("expected a move like 32-28, or a capture like 28x19".into());
+        return Err(unreadable(
+            "expected a move like 32-28, or a capture like 28x19".into(),
+        ));
     }
     let separator = if capture { 'x' } else { '-' };
-    let mut path = Vec::new();
-    for part in text.split(separator) {
-        match Square::parse(part.trim()) {
-            Ok(square) => path.push(square),
-            Err(reason) => return fail(reason),
-        }
+    let path = text
+        .split(separator)
+        .map(|part| Square::parse(part.trim()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(unreadable)?;
+    if !capture && path.len() != 2 {
+        return Err(unreadable(format!(
+            "a move without capture gives two squares, like 32-28, not {}",
+            path.len()
+        )));
     }
     let result = if capture {
         parse_capture(position, &path)
     } else {
         parse_quiet(position, &path)
     };
-    result.or_else(fail)
+    result.map_err(|reason| MoveError::new(shorten(text), reason))
 }
 
 /// Checks that `from` holds a piece of the side to move.
@@ -207,13 +221,8 @@ fn check_owner(position: &Draughts, from: Square) -> Result<bool, String> {
     }
 }
 
+/// A move without capture along `path` (two squares).
 fn parse_quiet(position: &Draughts, path: &[Square]) -> Result<Move, String> {
-    if path.len() != 2 {
-        return Err(format!(
-            "a move without capture gives two squares, like 32-28, not {}",
-            path.len()
-        ));
-    }
     let (from, to) = (path[0], path[1]);
     let king = check_owner(position, from)?;
     let moves = legal(position);

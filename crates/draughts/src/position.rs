@@ -1,7 +1,9 @@
 use crate::moves::Move;
 use crate::square::{BOARD, PROMOTION, bits, from_dense, row_mask};
 use crate::{Square, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
+use plateau_core::{
+    EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64,
+};
 
 /// Plies of king moves without capture (25 moves by each side) after which the
 /// game is drawn (FMJD 6.3).
@@ -36,14 +38,12 @@ impl DrawRule {
     ];
 
     /// The outcome's reason.
-    pub const fn reason(self) -> &'static str {
+    pub const fn reason(self) -> EndReason {
         match self {
-            DrawRule::KingMoves => "25 king moves each without capture or man move",
-            DrawRule::Repetition => "threefold repetition",
-            DrawRule::ThreeAgainstKing => "16 moves each with three pieces against a lone king",
-            DrawRule::SmallAgainstKing => {
-                "5 moves each with two pieces or fewer against a lone king"
-            }
+            DrawRule::KingMoves => EndReason::KingMoves,
+            DrawRule::Repetition => EndReason::Repetition,
+            DrawRule::ThreeAgainstKing => EndReason::ThreeAgainstKing,
+            DrawRule::SmallAgainstKing => EndReason::SmallAgainstKing,
         }
     }
 
@@ -374,9 +374,9 @@ impl Draughts {
     /// The outcome when the side to move cannot move.
     fn no_move_outcome(&self) -> Outcome {
         if self.s.pieces[self.s.side.index()] == 0 {
-            Outcome::win(!self.s.side, "all pieces captured")
+            Outcome::win(!self.s.side, EndReason::AllPiecesCaptured)
         } else {
-            Outcome::win(!self.s.side, "no legal move")
+            Outcome::win(!self.s.side, EndReason::NoLegalMove)
         }
     }
 }

@@ -20,6 +20,11 @@ fn err<T>(reason: impl Into<String>) -> Result<T, PositionError> {
     Err(PositionError::new(reason))
 }
 
+/// A readable position the rules could never reach.
+fn illegal<T>(reason: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError::illegal(reason))
+}
+
 fn shorten(text: &str) -> String {
     if text.chars().count() > 24 {
         format!("{}...", text.chars().take(24).collect::<String>())
@@ -159,7 +164,7 @@ pub(crate) fn parse_position(text: &str) -> Result<Draughts, PositionError> {
     };
     if white & black != 0 {
         let both = squares(white & black).next().map_or(0, |s| s.number());
-        return err(format!(
+        return illegal(format!(
             "square {both} holds both a white and a black piece"
         ));
     }
@@ -168,23 +173,23 @@ pub(crate) fn parse_position(text: &str) -> Result<Draughts, PositionError> {
     for s in Side::ALL {
         let count = pieces[s.index()].count_ones();
         if count > MAX_PIECES {
-            return err(format!(
+            return illegal(format!(
                 "{s} has {count} pieces; a side starts with 20 and never gains any"
             ));
         }
         let crowned_row = pieces[s.index()] & !kings & PROMOTION[s.index()];
         if let Some(sq) = squares(crowned_row).next() {
             let rows = if s == Side::White { "1-5" } else { "46-50" };
-            return err(format!(
+            return illegal(format!(
                 "a {s} man on {sq} would have been crowned: {s} men never stand on {rows}"
             ));
         }
     }
     if white == 0 && black == 0 {
-        return err("the board is empty");
+        return illegal("the board is empty");
     }
     if pieces[(!side).index()] == 0 {
-        return err(format!(
+        return illegal(format!(
             "{} has no pieces left, so the game ended when it was {}'s turn; it cannot be {side}'s turn",
             !side, !side
         ));

@@ -1,7 +1,7 @@
 //! Bad positions, moves and files: each a clear error, never a panic, and the
 //! position untouched.
 
-use plateau_core::{Game, MoveList};
+use plateau_core::{Game, MoveErrorKind, MoveList, PositionErrorKind};
 use plateau_draughts::{Draughts, Square, pdn};
 use proptest::prelude::*;
 
@@ -199,6 +199,36 @@ fn positions() -> Vec<Draughts> {
     .iter()
     .map(|t| Draughts::from_text(t).unwrap())
     .collect()
+}
+
+#[test]
+fn refusals_say_what_kind_they_are() {
+    use MoveErrorKind::{GameOver, Illegal, Unreadable};
+    let start = Draughts::new();
+    let over = Draughts::from_text("W:W46:B41,37").unwrap();
+    for (game, text, kind) in [
+        (&start, "", Unreadable),
+        (&start, "32", Unreadable),
+        (&start, "51-46", Unreadable),
+        (&start, "32-28x23", Unreadable),
+        (&start, "32-28-23", Unreadable),
+        (&start, "28-23", Illegal),
+        (&start, "32-23", Illegal),
+        (&start, "32x28", Illegal),
+        (&over, "46-42", GameOver),
+    ] {
+        let err = game.parse_move(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    for (text, kind) in [
+        ("X:W31-50:B1-20", PositionErrorKind::Malformed),
+        ("W:W31-50:B1-20,20", PositionErrorKind::Malformed),
+        ("W:W31-50:B1-20,31", PositionErrorKind::Illegal),
+        ("W:W1-21:B30", PositionErrorKind::Illegal),
+    ] {
+        let err = Draughts::from_text(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
 }
 
 proptest! {

@@ -1,7 +1,7 @@
 //! Whole games in PDN: self-play games read, replayed and written back
 //! unchanged; the syntax PDN allows; the errors it does not.
 
-use plateau_core::{Game, Side};
+use plateau_core::{EndReason, Game, Side};
 use plateau_draughts::Draughts;
 use plateau_draughts::pdn::{PdnGame, PdnResult, read_game, read_games, write_game};
 
@@ -160,7 +160,7 @@ fn the_position_file_keeps_the_draw_rules_memory() {
     back.play(mv);
     assert_eq!(
         back.outcome().map(|o| o.reason),
-        Some("threefold repetition")
+        Some(EndReason::Repetition)
     );
     // A man move forgets everything before it: the file starts there.
     let mut reset = Draughts::new();

@@ -1,6 +1,6 @@
 //! One test per rule of international draughts (FMJD), as plateau applies them.
 
-use plateau_core::{Game, MoveList, Side};
+use plateau_core::{EndReason, Game, MoveList, Side};
 use plateau_draughts::{Draughts, DrawRule, Move, Square};
 use std::collections::HashSet;
 
@@ -227,12 +227,12 @@ fn a_side_without_a_legal_move_loses() {
     assert!(legal(&blocked).is_empty());
     let outcome = blocked.outcome().expect("blocked");
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.reason, "no legal move");
+    assert_eq!(outcome.reason, EndReason::NoLegalMove);
     let mut wiped = pos("W:W28:B23");
     play(&mut wiped, "28x19");
     let outcome = wiped.outcome().expect("nothing left");
     assert_eq!(outcome.winner, Some(Side::White));
-    assert_eq!(outcome.reason, "all pieces captured");
+    assert_eq!(outcome.reason, EndReason::AllPiecesCaptured);
     assert!(refusal(&wiped, "1-6").contains("over"));
 }
 
@@ -268,7 +268,7 @@ fn the_third_occurrence_of_a_position_draws() {
     assert_eq!(game.repetitions(), 3);
     let outcome = game.outcome().expect("threefold repetition");
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "threefold repetition");
+    assert_eq!(outcome.reason, EndReason::Repetition);
 }
 
 #[test]

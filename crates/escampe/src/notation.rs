@@ -10,37 +10,48 @@ const MAX_MOVE_LEN: usize = 64;
 
 pub(crate) fn parse(position: &Escampe, input: &str) -> Result<Move, MoveError> {
     let text = input.trim();
-    let fail = |reason: String| Err(MoveError::new(shorten(text), reason));
+    let unreadable = |reason: String| MoveError::unreadable(shorten(text), reason);
+    let illegal = |reason: String| MoveError::new(shorten(text), reason);
     if text.is_empty() {
-        return fail("empty move".into());
+        return Err(unreadable("empty move".into()));
     }
     if text.len() > MAX_MOVE_LEN {
-        return fail(format!("too long to be a move ({} bytes)", text.len()));
+        return Err(unreadable(format!(
+            "too long to be a move ({} bytes)",
+            text.len()
+        )));
     }
     if let Some(outcome) = position.outcome() {
-        return fail(format!("the game is over: {outcome}"));
+        return Err(MoveError::game_over(
+            shorten(text),
+            format!("the game is over: {outcome}"),
+        ));
     }
     let side = position.side_to_move();
     match position.phase() {
         Phase::BlackPlaces | Phase::WhitePlaces => {
             if !text.contains('/') {
-                return fail(format!(
+                return Err(illegal(format!(
                     "{side} must first place its six pieces, unicorn first, like C6/A6/B5/D5/E6/F5"
-                ));
+                )));
             }
-            parse_placement(position, text).or_else(fail)
+            let squares = read_placement(text).map_err(unreadable)?;
+            check_placement(position, &squares).map_err(illegal)
         }
         Phase::Play => {
             if text.contains('/') {
-                return fail("the placements are over: moves are written like B1-D1".into());
+                return Err(illegal(
+                    "the placements are over: moves are written like B1-D1".into(),
+                ));
             }
             if text == "E" {
-                return check_pass(position).or_else(fail);
+                return check_pass(position).map_err(illegal);
             }
             if text.eq_ignore_ascii_case("passe") || text.eq_ignore_ascii_case("pass") {
-                return fail("a pass is written E".into());
+                return Err(unreadable("a pass is written E".into()));
             }
-            parse_step(position, text).or_else(fail)
+            let (from, to) = read_step(text).map_err(unreadable)?;
+            check_step(position, from, to).map_err(illegal)
         }
     }
 }
@@ -62,7 +73,8 @@ fn rows_name(edge: u64) -> &'static str {
     }
 }
 
-fn parse_placement(position: &Escampe, text: &str) -> Result<Move, String> {
+/// The six squares of a placement, as written (unicorn first).
+fn read_placement(text: &str) -> Result<Vec<Square>, String> {
     let parts: Vec<&str> = text.split('/').collect();
     if parts.len() != 6 {
         return Err(format!(
@@ -70,15 +82,16 @@ fn parse_placement(position: &Escampe, text: &str) -> Result<Move, String> {
             parts.len()
         ));
     }
-    let mut squares = Vec::with_capacity(6);
+    parts.iter().map(|part| Square::parse(part)).collect()
+}
+
+fn check_placement(position: &Escampe, squares: &[Square]) -> Result<Move, String> {
     let mut seen = 0u64;
-    for part in &parts {
-        let square = Square::parse(part)?;
+    for &square in squares {
         if seen & square.bit() != 0 {
             return Err(format!("{square} is listed twice"));
         }
         seen |= square.bit();
-        squares.push(square);
     }
     let side = position.side_to_move();
     let edge = match position.placement_edge(side) {
@@ -116,12 +129,15 @@ fn check_pass(position: &Escampe) -> Result<Move, String> {
     }
 }
 
-fn parse_step(position: &Escampe, text: &str) -> Result<Move, String> {
+/// The two squares of a step, as written (`B1-D1`).
+fn read_step(text: &str) -> Result<(Square, Square), String> {
     let Some((from_text, to_text)) = text.split_once('-') else {
         return Err("expected a move like B1-D1, or E to pass".into());
     };
-    let from = Square::parse(from_text)?;
-    let to = Square::parse(to_text)?;
+    Ok((Square::parse(from_text)?, Square::parse(to_text)?))
+}
+
+fn check_step(position: &Escampe, from: Square, to: Square) -> Result<Move, String> {
     let side = position.side_to_move();
     let (owner, is_unicorn) = position
         .piece_at(from)

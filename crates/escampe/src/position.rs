@@ -1,7 +1,9 @@
 use crate::moves::Move;
 use crate::square::{BOTTOM_EDGE, LISERE_MASK, TOP_EDGE, squares};
 use crate::{Square, zobrist};
-use plateau_core::{Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64};
+use plateau_core::{
+    EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64,
+};
 
 /// Plies after which a game is stopped and scored as a draw. The arbiter has no
 /// draw rule; plateau needs one so that no game can loop forever.
@@ -371,10 +373,10 @@ impl Game for Escampe {
         }
         for side in Side::ALL {
             if self.unicorns[side.index()] == 0 {
-                return Some(Outcome::win(!side, "unicorn captured"));
+                return Some(Outcome::win(!side, EndReason::UnicornCaptured));
             }
         }
-        (self.ply >= self.max_plies).then_some(Outcome::draw("ply limit"))
+        (self.ply >= self.max_plies).then_some(Outcome::draw(EndReason::PlyLimit))
     }
 
     #[inline]

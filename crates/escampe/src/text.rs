@@ -20,6 +20,11 @@ fn err<T>(reason: impl Into<String>) -> Result<T, PositionError> {
     Err(PositionError::new(reason))
 }
 
+/// A readable position the rules could never reach.
+fn illegal<T>(reason: impl Into<String>) -> Result<T, PositionError> {
+    Err(PositionError::illegal(reason))
+}
+
 fn piece_letter(position: &Escampe, square: Square) -> Option<char> {
     position
         .piece_at(square)
@@ -171,15 +176,15 @@ fn check_setup(setup: Setup) -> Result<Escampe, PositionError> {
         let unicorns = setup.unicorns[s].count_ones();
         let paladins = (setup.pieces[s] ^ setup.unicorns[s]).count_ones();
         if unicorns > 1 {
-            return err(format!("{side} has {unicorns} unicorns; each side has one"));
+            return illegal(format!("{side} has {unicorns} unicorns; each side has one"));
         }
         if paladins > 5 {
-            return err(format!(
+            return illegal(format!(
                 "{side} has {paladins} paladins; each side has five"
             ));
         }
         if setup.pieces[s] != 0 && paladins != 5 {
-            return err(format!(
+            return illegal(format!(
                 "{side} has {paladins} paladins: a side has either no piece yet (still to \
                  place) or five paladins, which can never be taken"
             ));
@@ -189,32 +194,36 @@ fn check_setup(setup: Setup) -> Result<Escampe, PositionError> {
     let free = setup.constraint == 0;
     if black == 0 {
         if white != 0 {
-            return err("White has placed before Black; Black places first");
+            return illegal("White has placed before Black; Black places first");
         }
         if setup.side != Side::Black || !free {
-            return err("on the empty board it is Black to place: \"6/6/6/6/6/6 b -\"");
+            return illegal("on the empty board it is Black to place: \"6/6/6/6/6/6 b -\"");
         }
     } else if white == 0 {
         if black & BOTTOM_EDGE != black && black & TOP_EDGE != black {
-            return err("Black's placed pieces must all be on rows 1-2 or all on rows 5-6");
+            return illegal("Black's placed pieces must all be on rows 1-2 or all on rows 5-6");
         }
         if setup.unicorns[Side::Black.index()] == 0 {
-            return err("Black has placed no unicorn");
+            return illegal("Black has placed no unicorn");
         }
         if setup.side != Side::White || !free {
-            return err("after Black's placement it is White to place, with no constraint (w -)");
+            return illegal(
+                "after Black's placement it is White to place, with no constraint (w -)",
+            );
         }
     } else {
         let [white_unicorn, black_unicorn] = setup.unicorns;
         match (white_unicorn, black_unicorn) {
-            (0, 0) => return err("both unicorns are missing; the game ends at the first capture"),
+            (0, 0) => {
+                return illegal("both unicorns are missing; the game ends at the first capture");
+            }
             (0, _) if setup.side != Side::White => {
-                return err(
+                return illegal(
                     "White's unicorn is captured, so it must be White's turn (the capture was Black's last move)",
                 );
             }
             (_, 0) if setup.side != Side::Black => {
-                return err(
+                return illegal(
                     "Black's unicorn is captured, so it must be Black's turn (the capture was White's last move)",
                 );
             }
@@ -309,7 +318,7 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
             } else if let Some(value) = comment.strip_prefix("constraint:") {
                 constraint = Some(
                     parse_constraint(value.trim())
-                        .map_err(|e| PositionError::new(format!("line {line_no}: {e}")))?,
+                        .map_err(|e| e.context(format_args!("line {line_no}")))?,
                 );
             } else if let Some(value) = comment.strip_prefix("ply:") {
                 ply = Some(parse_count(value, "the ply count", line_no)?);
@@ -350,7 +359,7 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
         for (column, &cell) in cells.iter().enumerate() {
             if cell != '-' {
                 place_letter(&mut setup, cell, Square::at(column as u8, row))
-                    .map_err(|e| PositionError::new(format!("line {line_no}: {e}")))?;
+                    .map_err(|e| e.context(format_args!("line {line_no}")))?;
             }
         }
     }
@@ -369,7 +378,7 @@ pub(crate) fn parse_file(text: &str) -> Result<Escampe, PositionError> {
     let ply = ply.unwrap_or(0);
     if ply > max_plies {
         // A game stops at its limit.
-        return err(format!(
+        return illegal(format!(
             "{ply} plies played is past the ply limit of {max_plies}"
         ));
     }

@@ -1,7 +1,7 @@
 //! Bad positions, moves and files: each a clear error, never a panic, and the
 //! position untouched.
 
-use plateau_core::Game;
+use plateau_core::{Game, MoveErrorKind, PositionErrorKind};
 use plateau_escampe::Escampe;
 use proptest::prelude::*;
 
@@ -130,6 +130,46 @@ fn junk_files_are_refused_with_the_line_at_fault() {
             reason.contains(expected),
             "{reason:?} lacks {expected:?} for\n{file}"
         );
+    }
+}
+
+#[test]
+fn refusals_say_what_kind_they_are() {
+    use MoveErrorKind::{GameOver, Illegal, Unreadable};
+    let start = Escampe::new();
+    let placed = Escampe::from_text("n1N1n1/1n1n1n/6/6/1Bb1bb/bb4 w -").unwrap();
+    let over = Escampe::from_text("n3n1/1n1n1n/6/6/1Bb1bb/bb4 b -").unwrap();
+    for (game, text, kind) in [
+        (&start, "", Unreadable),
+        (&start, "C6/A6/B5/D5/E6/F5/", Unreadable),
+        (&start, "c6/a6/b5/d5/e6/f5", Unreadable),
+        (&start, "C6/A6/B5/D5/E1/F5", Illegal),
+        (&start, "C6/A6/B5/D5/E6/E6", Illegal),
+        (&start, "B1-D1", Illegal),
+        (&placed, "B1D1", Unreadable),
+        (&placed, "Z9-A1", Unreadable),
+        (&placed, "pass", Unreadable),
+        (&placed, "B2-B2", Illegal),
+        (&placed, "E", Illegal),
+        (&over, "B1-D1", GameOver),
+    ] {
+        let err = game.parse_move(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
+    }
+    for (text, kind) in [
+        ("n1N1n1/1n1n1n/6/6/1Bb1bb/bb4", PositionErrorKind::Malformed),
+        (
+            "n1N1n1/1n1n1n/6/6/1Bb1bb/bq4 w -",
+            PositionErrorKind::Malformed,
+        ),
+        (
+            "n1N1N1/1n1n1n/6/6/1Bb1bb/bb4 w -",
+            PositionErrorKind::Illegal,
+        ),
+        ("6/6/6/6/1Bb1bb/bb4 b -", PositionErrorKind::Illegal),
+    ] {
+        let err = Escampe::from_text(text).expect_err(text);
+        assert_eq!(err.kind, kind, "{text:?}: {err}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! One test per rule of `docs/rules/escampe.md`.
 
-use plateau_core::{Game, MoveList, Side};
+use plateau_core::{EndReason, Game, MoveList, Side};
 use plateau_escampe::{Escampe, Move, Phase, Square};
 
 fn pos(text: &str) -> Escampe {
@@ -210,7 +210,7 @@ fn a_paladin_takes_the_unicorn_and_wins() {
     game.play(capture);
     let outcome = game.outcome().expect("the capture ends the game");
     assert_eq!(outcome.winner, Some(Side::White));
-    assert_eq!(outcome.reason, "unicorn captured");
+    assert_eq!(outcome.reason, EndReason::UnicornCaptured);
     assert!(moves_of(&game).is_empty());
     assert!(
         game.parse_move("A2-A3")
@@ -293,7 +293,7 @@ fn the_ply_limit_ends_the_game_in_a_draw() {
     }
     let outcome = game.outcome().expect("four plies reach the limit");
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.reason, "ply limit");
+    assert_eq!(outcome.reason, EndReason::PlyLimit);
     assert!(moves_of(&game).is_empty());
     assert_eq!(
         Escampe::new().max_plies(),
@@ -377,7 +377,10 @@ fn the_board_file_keeps_the_ply_count_and_the_ply_limit() {
     assert_eq!((reread.ply(), reread.max_plies()), (7, 10));
     assert_eq!(reread.to_text(), game.to_text());
     quiet_moves(&mut reread, 3);
-    assert_eq!(reread.outcome().map(|o| o.reason), Some("ply limit"));
+    assert_eq!(
+        reread.outcome().map(|o| o.reason),
+        Some(EndReason::PlyLimit)
+    );
     // A game drawn at the limit reloads drawn.
     let drawn = Escampe::from_file(&reread.to_file()).unwrap();
     assert_eq!(drawn.outcome(), reread.outcome());

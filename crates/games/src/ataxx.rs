@@ -43,7 +43,7 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
     let wide = VirusWide::from_text(text)?;
     let (size, wanted) = (wide.size(), virus_size(spec));
     if size != wanted {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::other_variant(format!(
             "the position is on a {size}x{size} board but the variant is {wanted}x{wanted}; \
              choose the variant {size}x{size} (virus/{size}x{size})"
         )));

@@ -82,28 +82,29 @@ pub struct Tweaks {
     pub margin_percent: Option<u16>,
     /// Late move pruning's move counts in percent of the defaults: `lmp-moves`.
     pub late_move_percent: Option<u16>,
-    /// Search parts switched on or off (`lmr=off`), in [`SWITCHES`] order:
+    /// Search parts switched on or off (`lmr=off`), indexed by [`Switch`]:
     /// for measuring what each part brings to a game.
-    pub switches: [Option<bool>; SWITCHES.len()],
+    pub switches: [Option<bool>; Switch::ALL.len()],
     /// `eval=classic`: the hand-written evaluation where the profile would
     /// otherwise play the game's default network.
     pub classic: bool,
 }
 
 impl Tweaks {
-    /// One search part switched on or off (`name` from [`SWITCHES`]).
-    pub fn switched(name: &str, on: bool) -> Tweaks {
-        Tweaks::default().with_switch(name, on)
+    /// One search part switched on or off.
+    pub fn switched(switch: Switch, on: bool) -> Tweaks {
+        Tweaks::default().with_switch(switch, on)
     }
 
     /// These tweaks and one search part switched on or off.
-    pub fn with_switch(mut self, name: &str, on: bool) -> Tweaks {
-        let index = SWITCHES.iter().position(|&(s, _)| s == name);
-        debug_assert!(index.is_some(), "no search part is called {name:?}");
-        if let Some(index) = index {
-            self.switches[index] = Some(on);
-        }
+    pub fn with_switch(mut self, switch: Switch, on: bool) -> Tweaks {
+        self.switches[switch.index()] = Some(on);
         self
+    }
+
+    /// Whether `switch` is set on (`Some(true)`), off, or left to the profile.
+    pub fn switch(&self, switch: Switch) -> Option<bool> {
+        self.switches[switch.index()]
     }
 
     /// Parses `threads=2,nmp=off` (what follows a profile name), on top of `self`.
@@ -139,8 +140,8 @@ impl Tweaks {
                         "off" => false,
                         other => return Err(format!("selective={other}: choose on or off")),
                     };
-                    for name in SELECTIVE {
-                        self = self.with_switch(name, on);
+                    for switch in Switch::ALL.into_iter().filter(|s| s.is_selective()) {
+                        self = self.with_switch(switch, on);
                     }
                 }
                 "margins" => {
@@ -186,18 +187,19 @@ impl Tweaks {
                     self.lmr_divisor = Some(divisor);
                 }
                 name => {
-                    let Some(index) = SWITCHES.iter().position(|&(s, _)| s == name) else {
+                    let Ok(switch) = name.parse::<Switch>() else {
                         return Err(format!(
                             "unknown engine option {name:?}: time, hash, threads, eval, lmr-base, \
                              lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
-                            SWITCHES.map(|(s, _)| s).join(", ")
+                            Switch::names()
                         ));
                     };
-                    self.switches[index] = Some(match value {
+                    let on = match value {
                         "on" => true,
                         "off" => false,
                         other => return Err(format!("{name}={other}: choose on or off")),
-                    });
+                    };
+                    self = self.with_switch(switch, on);
                 }
             }
         }
@@ -227,9 +229,9 @@ impl Tweaks {
         if let Some(percent) = self.late_move_percent {
             options.late_move_percent = percent;
         }
-        for (index, value) in self.switches.iter().enumerate() {
-            if let Some(on) = *value {
-                *switch(options, index) = on;
+        for switch in Switch::ALL {
+            if let Some(on) = self.switch(switch) {
+                *switch.field(options) = on;
             }
         }
     }
@@ -265,12 +267,10 @@ impl Tweaks {
             text += &format!(",lmp-moves={percent}");
         }
         // All the selective parts switched alike read as one `selective=`.
-        let selective = |name: &str| SELECTIVE.contains(&name);
-        let together = SWITCHES
-            .iter()
-            .zip(self.switches)
-            .filter(|((name, _), _)| selective(name))
-            .map(|(_, value)| value)
+        let together = Switch::ALL
+            .into_iter()
+            .filter(|s| s.is_selective())
+            .map(|s| self.switch(s))
             .reduce(|a, b| if a == b { a } else { None })
             .flatten();
         if let Some(on) = together {
@@ -280,9 +280,9 @@ impl Tweaks {
                 ",selective=off"
             };
         }
-        for ((switch, _), value) in SWITCHES.iter().zip(self.switches) {
-            if let Some(on) = value
-                && !(together.is_some() && selective(switch))
+        for switch in Switch::ALL {
+            if let Some(on) = self.switch(switch)
+                && !(together.is_some() && switch.is_selective())
             {
                 text += &format!(",{switch}={}", if on { "on" } else { "off" });
             }
@@ -320,73 +320,193 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The search parts a tweak can switch (`name=on|off`), with what each is.
-pub const SWITCHES: [(&str, &str); 20] = [
-    ("pvs", "principal variation search"),
-    ("killers", "killer moves"),
-    ("history", "history heuristic"),
-    ("quiescence", "quiescence search"),
-    ("lmr", "late move reductions"),
-    ("aspiration", "aspiration windows"),
-    ("extension", "single-reply extension"),
-    ("early-stop", "stop deepening on settled or forced results"),
-    ("nmp", "null-move pruning"),
-    ("rfp", "reverse futility pruning"),
-    ("futility", "futility pruning"),
-    ("lmp", "late move pruning"),
-    ("probcut", "ProbCut"),
-    ("razoring", "razoring"),
-    ("singular", "singular extensions"),
-    ("improving", "the improving flag"),
-    ("conthist", "counter-moves and continuation history"),
-    ("caphist", "history of noisy moves"),
-    ("corrhist", "correction history of the static evaluation"),
-    (
-        "lmr-table",
-        "logarithmic reduction table (off: one or two plies)",
-    ),
-];
+/// A search part a tweak switches on or off (`nmp=off`), to measure what each
+/// brings to a game. [`Switch::row`] is the one table from a switch to its
+/// name, its description and the [`Options`] field it sets: an exhaustive
+/// `match`, so a new switch cannot compile without its own row, and no name can
+/// fall through to another switch's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Switch {
+    Pvs,
+    Killers,
+    History,
+    Quiescence,
+    Reductions,
+    Aspiration,
+    Extension,
+    EarlyStop,
+    NullMove,
+    ReverseFutility,
+    Futility,
+    LateMovePruning,
+    Probcut,
+    Razoring,
+    Singular,
+    Improving,
+    ContinuationHistory,
+    CaptureHistory,
+    CorrectionHistory,
+    ReductionTable,
+}
 
-/// The selective parts, switched together by `selective=on|off`: off gives
-/// the engine as it was before them (PVS with one- or two-ply reductions).
-pub const SELECTIVE: [&str; 12] = [
-    "nmp",
-    "rfp",
-    "futility",
-    "lmp",
-    "probcut",
-    "razoring",
-    "singular",
-    "improving",
-    "conthist",
-    "caphist",
-    "corrhist",
-    "lmr-table",
-];
+/// What [`Switch::row`] says of a switch.
+#[derive(Clone, Copy, Debug)]
+pub struct SwitchRow {
+    /// Its name in engine texts: `nmp`.
+    pub name: &'static str,
+    /// What it is, for help texts.
+    pub description: &'static str,
+    /// One of the selective parts, switched together by `selective=on|off`:
+    /// off gives the engine as it was before them (PVS with one- or two-ply
+    /// reductions).
+    pub selective: bool,
+    /// The engine option it sets.
+    field: fn(&mut Options) -> &mut bool,
+}
 
-/// The engine option a switch sets.
-fn switch(options: &mut Options, index: usize) -> &mut bool {
-    match index {
-        0 => &mut options.pvs,
-        1 => &mut options.killers,
-        2 => &mut options.history,
-        3 => &mut options.quiescence,
-        4 => &mut options.reductions,
-        5 => &mut options.aspiration,
-        6 => &mut options.single_reply_extension,
-        7 => &mut options.early_stop,
-        8 => &mut options.null_move,
-        9 => &mut options.reverse_futility,
-        10 => &mut options.futility,
-        11 => &mut options.late_move_pruning,
-        12 => &mut options.probcut,
-        13 => &mut options.razoring,
-        14 => &mut options.singular,
-        15 => &mut options.improving,
-        16 => &mut options.continuation_history,
-        17 => &mut options.capture_history,
-        18 => &mut options.correction_history,
-        _ => &mut options.reduction_table,
+impl Switch {
+    /// Every switch, in the order engine texts print them (and the index of
+    /// [`Tweaks::switches`]).
+    pub const ALL: [Switch; 20] = [
+        Switch::Pvs,
+        Switch::Killers,
+        Switch::History,
+        Switch::Quiescence,
+        Switch::Reductions,
+        Switch::Aspiration,
+        Switch::Extension,
+        Switch::EarlyStop,
+        Switch::NullMove,
+        Switch::ReverseFutility,
+        Switch::Futility,
+        Switch::LateMovePruning,
+        Switch::Probcut,
+        Switch::Razoring,
+        Switch::Singular,
+        Switch::Improving,
+        Switch::ContinuationHistory,
+        Switch::CaptureHistory,
+        Switch::CorrectionHistory,
+        Switch::ReductionTable,
+    ];
+
+    /// The switch's name, description, group and field: the one table.
+    pub fn row(self) -> SwitchRow {
+        let row = |name, description, selective, field| SwitchRow {
+            name,
+            description,
+            selective,
+            field,
+        };
+        match self {
+            Switch::Pvs => row("pvs", "principal variation search", false, |o| &mut o.pvs),
+            Switch::Killers => row("killers", "killer moves", false, |o| &mut o.killers),
+            Switch::History => row("history", "history heuristic", false, |o| &mut o.history),
+            Switch::Quiescence => row("quiescence", "quiescence search", false, |o| {
+                &mut o.quiescence
+            }),
+            Switch::Reductions => row("lmr", "late move reductions", false, |o| &mut o.reductions),
+            Switch::Aspiration => row("aspiration", "aspiration windows", false, |o| {
+                &mut o.aspiration
+            }),
+            Switch::Extension => row("extension", "single-reply extension", false, |o| {
+                &mut o.single_reply_extension
+            }),
+            Switch::EarlyStop => row(
+                "early-stop",
+                "stop deepening on settled or forced results",
+                false,
+                |o| &mut o.early_stop,
+            ),
+            Switch::NullMove => row("nmp", "null-move pruning", true, |o| &mut o.null_move),
+            Switch::ReverseFutility => row("rfp", "reverse futility pruning", true, |o| {
+                &mut o.reverse_futility
+            }),
+            Switch::Futility => row("futility", "futility pruning", true, |o| &mut o.futility),
+            Switch::LateMovePruning => row("lmp", "late move pruning", true, |o| {
+                &mut o.late_move_pruning
+            }),
+            Switch::Probcut => row("probcut", "ProbCut", true, |o| &mut o.probcut),
+            Switch::Razoring => row("razoring", "razoring", true, |o| &mut o.razoring),
+            Switch::Singular => row("singular", "singular extensions", true, |o| &mut o.singular),
+            Switch::Improving => row("improving", "the improving flag", true, |o| {
+                &mut o.improving
+            }),
+            Switch::ContinuationHistory => row(
+                "conthist",
+                "counter-moves and continuation history",
+                true,
+                |o| &mut o.continuation_history,
+            ),
+            Switch::CaptureHistory => row("caphist", "history of noisy moves", true, |o| {
+                &mut o.capture_history
+            }),
+            Switch::CorrectionHistory => row(
+                "corrhist",
+                "correction history of the static evaluation",
+                true,
+                |o| &mut o.correction_history,
+            ),
+            Switch::ReductionTable => row(
+                "lmr-table",
+                "logarithmic reduction table (off: one or two plies)",
+                true,
+                |o| &mut o.reduction_table,
+            ),
+        }
+    }
+
+    /// Its name in engine texts: `nmp`.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// What it is: `null-move pruning`.
+    pub fn description(self) -> &'static str {
+        self.row().description
+    }
+
+    /// Whether `selective=on|off` switches it.
+    pub fn is_selective(self) -> bool {
+        self.row().selective
+    }
+
+    /// The engine option it sets.
+    pub fn field(self, options: &mut Options) -> &mut bool {
+        (self.row().field)(options)
+    }
+
+    /// Every name, comma-separated, for messages.
+    pub fn names() -> String {
+        Switch::ALL.map(Switch::name).join(", ")
+    }
+
+    /// Its place in [`Tweaks::switches`].
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Switch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Switch {
+    type Err = String;
+
+    /// Reads a switch by its exact name; anything else is refused with the list.
+    fn from_str(name: &str) -> Result<Switch, String> {
+        Switch::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| {
+                format!(
+                    "no search part is called {name:?}; choose one of {}",
+                    Switch::names()
+                )
+            })
     }
 }
 
@@ -838,4 +958,108 @@ pub(crate) fn with_network<G: NetInputs, E: Evaluator<G> + 'static>(
         options,
         |game: &G, eval: &NetEval<E>| Cow::Owned(NetGame::new(game.clone(), Arc::clone(&eval.net))),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_switch_name_reads_back_and_indexes_its_own_slot() {
+        for (index, switch) in Switch::ALL.into_iter().enumerate() {
+            assert_eq!(switch.index(), index, "{switch:?} is out of order in ALL");
+            assert_eq!(switch.name().parse::<Switch>(), Ok(switch));
+            assert_eq!(switch.to_string(), switch.name());
+            for on in [true, false] {
+                let tweaks = Tweaks::switched(switch, on);
+                let text = format!("expert{}", tweaks.suffix());
+                assert_eq!(EngineChoice::parse(&text).unwrap().tweaks, tweaks, "{text}");
+            }
+        }
+        let mut names: Vec<_> = Switch::ALL.map(Switch::name).to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Switch::ALL.len(), "two switches share a name");
+    }
+
+    /// The fields of `options` that differ from `base`, by their Debug text.
+    fn changed_fields(base: &Options, options: &Options) -> Vec<String> {
+        let before = format!("{base:?}");
+        let after = format!("{options:?}");
+        before
+            .split(", ")
+            .zip(after.split(", "))
+            .filter(|(a, b)| a != b)
+            .map(|(_, b)| b.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn each_switch_sets_exactly_its_own_field() {
+        // Written out independently of `Switch::row`, so that a row pointing at
+        // another switch's field fails here.
+        let expected = [
+            ("pvs", "pvs"),
+            ("killers", "killers"),
+            ("history", "history"),
+            ("quiescence", "quiescence"),
+            ("lmr", "reductions"),
+            ("aspiration", "aspiration"),
+            ("extension", "single_reply_extension"),
+            ("early-stop", "early_stop"),
+            ("nmp", "null_move"),
+            ("rfp", "reverse_futility"),
+            ("futility", "futility"),
+            ("lmp", "late_move_pruning"),
+            ("probcut", "probcut"),
+            ("razoring", "razoring"),
+            ("singular", "singular"),
+            ("improving", "improving"),
+            ("conthist", "continuation_history"),
+            ("caphist", "capture_history"),
+            ("corrhist", "correction_history"),
+            ("lmr-table", "reduction_table"),
+        ];
+        assert_eq!(expected.len(), Switch::ALL.len());
+        for (name, field) in expected {
+            let switch: Switch = name.parse().unwrap();
+            for on in [true, false] {
+                let mut base = Options::default();
+                for other in Switch::ALL {
+                    *other.field(&mut base) = !on;
+                }
+                let mut options = base;
+                Tweaks::switched(switch, on).apply(&mut options);
+                assert_eq!(
+                    changed_fields(&base, &options),
+                    [format!("{field}: {on}")],
+                    "{name}={on}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn selective_switches_exactly_the_selective_parts() {
+        let off = Tweaks::default().parse_onto("selective=off").unwrap();
+        for switch in Switch::ALL {
+            let expected = switch.is_selective().then_some(false);
+            assert_eq!(off.switch(switch), expected, "{switch}");
+        }
+        assert_eq!(off.suffix(), ",selective=off");
+    }
+
+    #[test]
+    fn a_misspelt_switch_is_refused_with_the_valid_names() {
+        for typo in ["nmpp", "NMP", "null-move", "lmr_table", ""] {
+            let err = typo.parse::<Switch>().unwrap_err();
+            assert!(err.contains(&format!("{typo:?}")), "{err}");
+            assert!(err.contains("lmr-table") && err.contains("pvs"), "{err}");
+        }
+        let err = EngineChoice::parse("master,nmpp=off").unwrap_err();
+        assert!(err.contains("unknown engine option \"nmpp\""), "{err}");
+        for switch in Switch::ALL {
+            assert!(err.contains(switch.name()), "{err} lacks {switch}");
+        }
+    }
 }

@@ -13,15 +13,15 @@ mod solve;
 mod virus_endgame;
 
 pub use engine::{
-    AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, SWITCHES, Thought,
-    Tweaks, available_threads, parse_threads,
+    AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, Switch, SwitchRow,
+    Thought, Tweaks, available_threads, parse_threads,
 };
 pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{SolveOptions, SolveReport, Solver};
 
 use plateau_core::net::{NetInputs, Network};
-use plateau_core::{AnyGame, Erased, Game, PositionError};
+use plateau_core::{AnyGame, Erased, Game, PositionError, PositionErrorKind};
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -271,6 +271,56 @@ impl GameSpec {
             }
         };
         Ok(GameSpec { info, variant })
+    }
+
+    /// Whether `name` and `variant`, as [`GameSpec::lookup`] reads them, name a
+    /// variant (`virus/5x5`, `--variant 5x5`) rather than leave the default:
+    /// front-ends then refuse a position of another variant instead of
+    /// following it.
+    pub fn names_variant(name: &str, variant: Option<&str>) -> bool {
+        variant.is_some() || name.contains('/')
+    }
+
+    /// A game from a position text, on the variant the text itself fixes when
+    /// that is not this one (a virus board of another size): for a game whose
+    /// variant nobody named, so that the position decides the board. Returns
+    /// the spec of the variant read, which engines for the game must use.
+    pub fn from_text_any_variant(
+        &self,
+        text: &str,
+    ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
+        self.read_any_variant(text, self.info.from_text)
+    }
+
+    /// [`GameSpec::from_text_any_variant`] for the game's save-file format.
+    pub fn from_file_any_variant(
+        &self,
+        text: &str,
+    ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
+        self.read_any_variant(text, self.info.from_file)
+    }
+
+    fn read_any_variant(
+        &self,
+        text: &str,
+        read: Reader,
+    ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
+        match read(self, text) {
+            Ok(game) => Ok((*self, game)),
+            // The reader said the text is good on another variant: find it.
+            Err(err) if err.kind == PositionErrorKind::OtherVariant => self
+                .info
+                .variants
+                .iter()
+                .map(|v| GameSpec {
+                    info: self.info,
+                    variant: v.name,
+                })
+                .filter(|spec| spec.variant != self.variant)
+                .find_map(|spec| read(&spec, text).ok().map(|game| (spec, game)))
+                .ok_or(err),
+            Err(err) => Err(err),
+        }
     }
 
     /// `escampe`, or `abalone/belgian-daisy` with a variant.
@@ -623,6 +673,41 @@ mod tests {
         let err = GameSpec::lookup("escampe", Some("big")).unwrap_err();
         assert!(err.0.contains("no variants"), "{err}");
         assert!(GameSpec::lookup("ESCAMPE", None).is_ok());
+    }
+
+    #[test]
+    fn a_position_of_another_variant_chooses_it_unless_one_was_named() {
+        let default = GameSpec::lookup("virus", None).unwrap();
+        let (spec, game) = default.from_text_any_variant("xx2o/5/5/o4/o3x x").unwrap();
+        assert_eq!(spec.variant, "5x5");
+        assert_eq!(game.name(), "virus/5x5");
+        assert_eq!(game.to_text(), "xx2o/5/5/o4/o3x x");
+        let (spec, _) = default
+            .from_file_any_variant("x7o/9/9/9/9/9/9/9/o7x o\n")
+            .unwrap();
+        assert_eq!(spec.variant, "9x9");
+        // A text of the default's own size, or none of any: as before.
+        let (spec, _) = default
+            .from_text_any_variant("x5o/7/7/7/7/7/o5x x")
+            .unwrap();
+        assert_eq!(spec.variant, "7x7");
+        let err = default.from_text_any_variant("xx2o/5/5 x").err().unwrap();
+        assert_eq!(err.kind, PositionErrorKind::Malformed, "{err}");
+        let err = default.from_text_any_variant("x2o/3/3 x").err().unwrap();
+        assert_ne!(err.kind, PositionErrorKind::OtherVariant, "{err}");
+        // A variant named explicitly keeps its board.
+        let seven = GameSpec::lookup("virus/7x7", None).unwrap();
+        let err = seven.from_text("xx2o/5/5/o4/o3x x").err().unwrap();
+        assert_eq!(err.kind, PositionErrorKind::OtherVariant);
+        assert!(GameSpec::names_variant("virus/7x7", None));
+        assert!(GameSpec::names_variant("virus", Some("7x7")));
+        assert!(!GameSpec::names_variant("virus", None));
+        // Games whose variants are not boards read every position on the one named.
+        let abalone = GameSpec::lookup("abalone", None).unwrap();
+        let (spec, _) = abalone
+            .from_text_any_variant(&abalone.new_game().to_text())
+            .unwrap();
+        assert_eq!(spec.variant, abalone.variant);
     }
 
     #[test]

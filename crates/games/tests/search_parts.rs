@@ -2,7 +2,7 @@
 //! plays legal moves either way, parallel searches answer legal moves and keep
 //! to their time, and a single-thread fixed-depth search is reproducible.
 
-use plateau_games::{AnyEngine, EngineChoice, GAMES, GameSpec, Limits, SWITCHES};
+use plateau_games::{AnyEngine, EngineChoice, GAMES, GameSpec, Limits, Switch};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -48,7 +48,7 @@ fn self_play(spec: &GameSpec, engine: &mut dyn AnyEngine, limits: &Limits, plies
 #[test]
 fn every_switch_parses_prints_and_plays_legal_moves_either_way() {
     for spec in every_game() {
-        for (name, _) in SWITCHES {
+        for name in Switch::ALL.map(Switch::name) {
             for value in ["on", "off"] {
                 let text = format!("expert,{name}={value}");
                 let choice = EngineChoice::parse(&text).unwrap();

@@ -13,7 +13,7 @@
 use crate::data::{DataError, DataWriter, GameResult, Sample};
 use plateau_arena::openings::draw_one;
 use plateau_arena::pool::run_jobs_with;
-use plateau_core::{Outcome, Rng, splitmix64};
+use plateau_core::{EndReason, Outcome, Rng, splitmix64};
 use plateau_games::{AnyEngine, EngineText, GameSpec, Limits};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -103,7 +103,7 @@ pub fn play_game(
             break outcome;
         }
         if game.history().len() >= config.max_plies as usize {
-            break Outcome::draw("ply cap");
+            break Outcome::draw(EndReason::PlyCap);
         }
         let thought = engine.think(game.as_ref(), &limits, &mut |_| {})?;
         if game.is_quiet() && !plateau_search::score::is_decisive(thought.score) {

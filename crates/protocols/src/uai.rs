@@ -338,14 +338,15 @@ impl Session {
         let (spec, mut game) = match start {
             Start::StartPos => (self.spec, self.spec.new_game()),
             Start::Fen(fen) => {
-                let spec = self.spec_for_fen(fen)?;
-                let text = if spec.info.name == VIRUS {
+                let text = if self.spec.info.name == VIRUS {
                     strip_clocks(fen)
                 } else {
                     fen.clone()
                 };
-                let game = spec.from_text(&text).map_err(|e| e.to_string())?;
-                (spec, game)
+                // In the virus game the board size comes from the position text.
+                self.spec
+                    .from_text_any_variant(&text)
+                    .map_err(|e| e.to_string())?
             }
         };
         if !moves.is_empty() {
@@ -353,24 +354,6 @@ impl Session {
                 .map_err(|reason| format!("move {reason}"))?;
         }
         Ok((spec, game))
-    }
-
-    /// In the virus game the board size comes from the position text.
-    fn spec_for_fen(&self, fen: &str) -> Result<GameSpec, String> {
-        if self.spec.info.name != VIRUS {
-            return Ok(self.spec);
-        }
-        let ranks = fen
-            .split_whitespace()
-            .next()
-            .map_or(0, |board| board.split('/').count());
-        let variant = format!("{ranks}x{ranks}");
-        if variant == self.spec.variant {
-            return Ok(self.spec);
-        }
-        GameSpec::lookup(VIRUS, Some(&variant)).map_err(|_| {
-            format!("the board has {ranks} ranks; the virus game is played on 4x4 to 9x9 boards")
-        })
     }
 
     fn engine(&mut self) -> Box<dyn AnyEngine> {

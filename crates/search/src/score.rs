@@ -74,6 +74,7 @@ pub fn describe(score: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::EndReason;
 
     #[test]
     fn table_scores_round_trip() {
@@ -86,10 +87,13 @@ mod tests {
 
     #[test]
     fn faster_wins_score_higher() {
-        let win = Outcome::win(Side::White, "test");
+        let win = Outcome::win(Side::White, EndReason::BoardFull);
         assert!(terminal(win, Side::White, 1) > terminal(win, Side::White, 3));
         assert!(terminal(win, Side::Black, 3) > terminal(win, Side::Black, 1));
-        assert_eq!(terminal(Outcome::draw("test"), Side::White, 4), 0);
+        assert_eq!(
+            terminal(Outcome::draw(EndReason::Repetition), Side::White, 4),
+            0
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 mod support;
 
-use plateau_core::{Evaluator, Game};
+use plateau_core::{EndReason, Evaluator, Game};
 use plateau_escampe::{Escampe, EscampeEval};
 use plateau_search::{Engine, Limits, Options, score};
 use support::{defender_escapes, forced_win_in};
@@ -121,7 +121,7 @@ fn the_pv_of_a_forced_win_ends_in_the_capture() {
         })
         .collect();
     assert_eq!(line, ["C2-C5", "E", "C5-C6"]);
-    assert_eq!(replay.outcome().unwrap().reason, "unicorn captured");
+    assert_eq!(replay.outcome().unwrap().reason, EndReason::UnicornCaptured);
 }
 
 #[test]

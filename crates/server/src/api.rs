@@ -11,7 +11,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, FromRequest, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use plateau_core::Side;
+use plateau_core::{EndReason, MoveErrorKind, Side};
 use plateau_games::{GAMES, GameSpec, Level};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -302,10 +302,14 @@ pub(crate) async fn apply_move(
         return Err(ApiError::unprocessable("that is too long to be a move"));
     }
     let mut next = room.data.clone();
-    let played = next
-        .game
-        .play(text)
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let played = next.game.play(text).map_err(|e| match e.kind {
+        // The status check above answers this first while the room follows
+        // the rules; should it ever not, the same answer.
+        MoveErrorKind::GameOver => ApiError::conflict(e.to_string()),
+        MoveErrorKind::Unreadable | MoveErrorKind::Illegal => {
+            ApiError::unprocessable(e.to_string())
+        }
+    })?;
     let ply = next.game.history().len() as u32;
     let mut changes = vec![Change::Move { ply, text: played }];
     // A move answers the opponent's offers (declined) and voids a takeback
@@ -356,12 +360,12 @@ pub async fn resign(
     next.status = Status::Finished;
     next.result = Some(GameResult {
         winner: Some(!seat),
-        reason: "resignation".to_string(),
+        reason: EndReason::Resignation.to_string(),
     });
     let mut changes = vec![Change::Status {
         status: Status::Finished.name().to_string(),
         winner: Some(side_name(!seat).to_string()),
-        reason: Some("resignation".to_string()),
+        reason: Some(EndReason::Resignation.to_string()),
     }];
     crate::offers::clear_offer(&mut next, &mut changes);
     Ok(Json(state.commit(&mut room, next, changes).await?))

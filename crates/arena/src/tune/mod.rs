@@ -38,7 +38,7 @@ use crate::runner::{MatchConfig, MatchStatus, run_match};
 use crate::sprt::Sprt;
 use crate::stats::Tally;
 use crate::weights::format_value;
-use plateau_core::{AnyGame, Rng, splitmix64};
+use plateau_core::{AnyGame, EndReason, Rng, splitmix64};
 use plateau_games::{EngineChoice, GameSpec, Limits, Profile, Tweaks};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -779,7 +779,7 @@ fn play_weights(
         &TimeControl::PerMove(Limits::depth(config.depth)),
         config.max_plies,
     );
-    if let Some(note) = note.filter(|_| outcome.reason == "engine failure") {
+    if let Some(note) = note.filter(|_| outcome.reason == EndReason::EngineFailure) {
         return Err(TuneError::Game(note));
     }
     let side = if a_white {

@@ -31,12 +31,12 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<()> {
-    let spec = args.position.game.spec()?;
+    // The position first: it may choose the variant the engine is for.
+    let (spec, game) = args.position.build()?;
     let engine_text = spec
         .parse_engine(&args.engine)
         .map_err(anyhow::Error::msg)?
         .or_threads(args.threads.threads);
-    let game = args.position.build()?;
     if let Some(outcome) = game.outcome() {
         bail!("nothing to analyze: the game is over ({outcome})");
     }

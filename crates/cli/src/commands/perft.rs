@@ -21,7 +21,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
     if args.depth > 30 {
         bail!("--depth {} is too deep to ever finish", args.depth);
     }
-    let mut game = args.position.build()?;
+    let (_, mut game) = args.position.build()?;
     let started = Instant::now();
     let total = if args.divide && args.depth > 0 {
         let rows = game.divide(args.depth);

@@ -55,11 +55,12 @@ impl Player {
 
 pub fn run(args: PlayArgs) -> Result<()> {
     let spec = args.game.spec()?;
-    let mut game = match &args.load {
-        Some(path) => spec
-            .from_file(&read_limited(path)?)
+    let (spec, mut game) = match &args.load {
+        Some(path) => args
+            .game
+            .read(spec, &read_limited(path)?, true)
             .with_context(|| format!("bad game file {}", path.display()))?,
-        None => spec.new_game(),
+        None => (spec, spec.new_game()),
     };
     let mut players = [
         Player::parse(&spec, &args.white, args.seed, args.threads).context("--white")?,

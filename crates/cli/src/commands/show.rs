@@ -9,7 +9,7 @@ pub struct ShowArgs {
 }
 
 pub fn run(args: ShowArgs) -> Result<()> {
-    let game = args.position.build()?;
+    let (_, game) = args.position.build()?;
     println!("{}", game.board());
     let moves = game.legal_moves();
     if !moves.is_empty() {

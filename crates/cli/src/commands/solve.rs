@@ -37,7 +37,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
         position.game.variant = Some(format!("{size}x{size}"));
     }
-    let spec = position.game.spec()?;
+    let (spec, game) = position.build()?;
     if !spec.info.has_solver() {
         bail!("{} has no exact solver", spec.info.name);
     }
@@ -49,7 +49,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Some(s) => bail!("--time-limit {s}: give a positive number of seconds"),
         None => None,
     };
-    let game = position.build()?;
     let options = SolveOptions {
         table_mb: args.hash,
         time_limit,

@@ -322,7 +322,7 @@ impl Session<'_> {
         };
         let us = setup.our_side;
         let (result, text) = match board.game.game().outcome() {
-            Some(outcome) => (rules_result(&outcome), outcome.reason),
+            Some(outcome) => (rules_result(&outcome), outcome.reason.phrase()),
             None => match reason {
                 EndReason::ILose => (win_for(us), "the peer resigned"),
                 EndReason::Draw => (PdnResult::Draw, "the peer claimed a draw"),

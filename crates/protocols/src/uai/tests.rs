@@ -231,6 +231,24 @@ fn the_variant_option_plays_the_virus_game_of_any_size() {
     assert!(legal_after("virus", Some("4x4"), "b3").contains(&best[0].to_string()));
     // 4x4 is small enough for depth 20 to see the end: a forced result.
     assert!(lines.iter().any(|l| l.contains("score mate")), "{lines:?}");
+
+    // A size no variant has is refused, and the game stays as it was.
+    let lines = session(
+        "setoption name Variant value virus5x5\n\
+         position fen x8o/10/10/10/10/10/10/10/10/o8x x\n\
+         position fen x3o/5/5/5/o3x o 0 1\n\
+         go depth 2\n",
+    );
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains("virus/10x10")),
+        "{lines:?}"
+    );
+    let best = bestmoves(&lines);
+    assert_eq!(best.len(), 1, "{lines:?}");
+    let five = GameSpec::lookup("virus", Some("5x5")).unwrap();
+    let legal = five.from_text("x3o/5/5/5/o3x o").unwrap().legal_moves();
+    assert!(legal.contains(&best[0].to_string()), "{lines:?}");
 }
 
 #[test]
