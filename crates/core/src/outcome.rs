@@ -54,6 +54,8 @@ pub enum EndReason {
     SmallAgainstKing,
     /// A player resigned (the server).
     Resignation,
+    /// The players agreed a draw (the server).
+    Agreement,
     /// The arena adjudicated a draw at its ply cap (not a rule of the game).
     PlyCap,
     /// A player ran out of time on its game clock.
@@ -65,7 +67,7 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, for reading phrases back and for tests.
-    pub const ALL: [EndReason; 18] = [
+    pub const ALL: [EndReason; 19] = [
         EndReason::UnicornCaptured,
         EndReason::SixMarblesEjected,
         EndReason::AllPiecesCaptured,
@@ -81,6 +83,7 @@ impl EndReason {
         EndReason::ThreeAgainstKing,
         EndReason::SmallAgainstKing,
         EndReason::Resignation,
+        EndReason::Agreement,
         EndReason::PlyCap,
         EndReason::TimeForfeit,
         EndReason::EngineFailure,
@@ -107,6 +110,7 @@ impl EndReason {
                 "5 moves each with two pieces or fewer against a lone king"
             }
             EndReason::Resignation => "resignation",
+            EndReason::Agreement => "agreement",
             EndReason::PlyCap => "ply cap",
             EndReason::TimeForfeit => "time forfeit",
             EndReason::EngineFailure => "engine failure",

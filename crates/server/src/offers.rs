@@ -14,7 +14,7 @@ use crate::storage::Change;
 use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
-use plateau_core::Side;
+use plateau_core::{EndReason, Side};
 use plateau_games::Limits;
 use serde::Deserialize;
 use serde_json::Value;
@@ -193,12 +193,12 @@ fn agree_draw(next: &mut RoomData, changes: &mut Vec<Change>, text: String) {
     next.status = Status::Finished;
     next.result = Some(GameResult {
         winner: None,
-        reason: "agreement".to_string(),
+        reason: EndReason::Agreement.to_string(),
     });
     changes.push(Change::Status {
         status: Status::Finished.name().to_string(),
         winner: None,
-        reason: Some("agreement".to_string()),
+        reason: Some(EndReason::Agreement.to_string()),
     });
 }
 
