@@ -35,6 +35,7 @@ export async function request(method, path, { body, token } = {}) {
 
 export const api = {
   games: () => request('GET', '/api/games'),
+  lobby: () => request('GET', '/api/lobby'),
   create: (body) => request('POST', '/api/rooms', { body }),
   state: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
   join: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`, { body: {}, token }),

@@ -1,17 +1,37 @@
-// The home page: pick a game, a variant, an opponent and a colour; resume a
-// game this browser plays; join a room by its code.
+// The home page: pick a game, a variant, an opponent and a colour; the lobby
+// of public games to join or watch; resume a game this browser plays; join a
+// room by its code.
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { colourChoices } from './games.js';
+import { colourChoices, sideName } from './games.js';
 import * as store from './store.js';
 
 export function homeView(root, { navigate }) {
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'card', 'aria-labelledby': 'new-game-title' }, h('h2', { id: 'new-game-title' }, 'New game'), h('p', {}, 'Loading the games…'));
   const recent = h('section', { class: 'card', 'aria-labelledby': 'recent-title' });
-  root.replaceChildren(h('div', { class: 'home' }, form, recent));
+  const lobby = h('section', { class: 'card lobby', 'aria-labelledby': 'lobby-title' }, h('h2', { id: 'lobby-title' }, 'Lobby'));
+  root.replaceChildren(h('div', { class: 'home' }, form, lobby, recent));
   renderRecent();
+  // The lobby refreshes while the page is shown.
+  const LOBBY_EVERY_MS = 4000;
+  let lobbyTimer = null;
+  let gone = false;
+  const refreshLobby = async () => {
+    clearTimeout(lobbyTimer);
+    let listed = null;
+    let problem = '';
+    try {
+      listed = await api.lobby();
+    } catch (err) {
+      problem = err.message;
+    }
+    if (gone) return;
+    renderLobby(listed, problem);
+    lobbyTimer = setTimeout(refreshLobby, LOBBY_EVERY_MS);
+  };
+  refreshLobby();
 
   api.games().then((catalogue) => buildForm(catalogue)).catch((err) => {
     form.replaceChildren(h('h2', {}, 'New game'), h('p', { class: 'error' }, `The game list could not be loaded: ${err.message}`));
@@ -41,8 +61,10 @@ export function homeView(root, { navigate }) {
       const current = form.elements.colour ? form.elements.colour.value : 'random';
       colourBox.replaceChildren(radios('colour', [...colourChoices(game.name), ['random', 'Random']], current || 'random'));
     };
+    const publicRow = h('label', { class: 'inline' }, h('input', { type: 'checkbox', name: 'public', id: 'public' }), ' List it in the lobby for anyone to join');
     const updateOpponent = () => {
       levelRow.hidden = form.elements.opponent.value !== 'ai';
+      publicRow.hidden = form.elements.opponent.value !== 'friend';
       colourBox.closest('fieldset').hidden = form.elements.opponent.value === 'local';
     };
 
@@ -52,7 +74,8 @@ export function homeView(root, { navigate }) {
       h('fieldset', {}, h('legend', {}, 'Game'), radios('game', games.map((g) => [g.name, g.title]), game.name, updateGame), desc, variantRow),
       h('fieldset', {}, h('legend', {}, 'Opponent'),
         radios('opponent', [['ai', 'Computer'], ['friend', 'A friend (share a link)'], ['local', 'Both sides on this device']], 'ai', updateOpponent),
-        h('p', {}, levelRow)),
+        h('p', {}, levelRow),
+        h('p', {}, publicRow)),
       h('fieldset', {}, h('legend', {}, 'Your colour'), colourBox),
       start,
       error);
@@ -78,6 +101,7 @@ export function homeView(root, { navigate }) {
     const body = { game: f.game.value, opponent: opponent === 'ai' ? 'ai' : 'friend' };
     if (f.variant && !f.variant.closest('label').hidden && f.variant.value) body.variant = f.variant.value;
     if (opponent === 'ai') body.level = f.level.value;
+    if (opponent === 'friend' && f.public.checked) body.public = true;
     body.seat = opponent === 'local' ? 'white' : f.colour.value;
     const created = await api.create(body);
     const tokens = { [created.seat]: created.token };
@@ -87,6 +111,26 @@ export function homeView(root, { navigate }) {
     }
     store.remember({ code: created.code, game: body.game, variant: body.variant, tokens, opponent, level: body.level });
     navigate(`/r/${created.code}`);
+  }
+
+  function renderLobby(listed, problem) {
+    const title = h('h2', { id: 'lobby-title' }, 'Lobby');
+    if (!listed) {
+      lobby.replaceChildren(title, h('p', { class: 'meta' }, `The lobby could not be loaded: ${problem}`));
+      return;
+    }
+    const name = (room) => `${room.title}${room.variant ? ` ${room.variant}` : ''}`;
+    const open = listed.waiting.map((room) => h('li', { 'data-code': room.code },
+      h('span', {}, name(room), h('span', { class: 'meta' }, ` · ${sideName(room.game, room.creator || 'white')} waits for an opponent · ${room.code}`)),
+      h('a', { class: 'btn primary', href: `/r/${room.code}`, 'data-link': true, 'data-action': 'lobby-join' }, 'Join')));
+    const watch = listed.playing.map((room) => h('li', { 'data-code': room.code },
+      h('span', {}, name(room), h('span', { class: 'meta' }, ` · ${room.ai ? `against the computer (${room.ai.level})` : 'two players'} · ${room.moves} moves · ${room.code}`)),
+      h('a', { class: 'btn', href: `/r/${room.code}`, 'data-link': true, 'data-action': 'lobby-watch' }, 'Watch')));
+    lobby.replaceChildren(
+      title,
+      open.length ? h('ul', { class: 'recent open-games' }, open) : h('p', { class: 'meta' }, 'No open game: start one with “A friend” and “List it in the lobby”.'),
+      watch.length ? h('h3', {}, 'Games to watch') : '',
+      watch.length ? h('ul', { class: 'recent live-games' }, watch) : '');
   }
 
   function renderRecent() {
@@ -115,5 +159,5 @@ export function homeView(root, { navigate }) {
       join);
   }
 
-  return { destroy() {} };
+  return { destroy() { gone = true; clearTimeout(lobbyTimer); } };
 }

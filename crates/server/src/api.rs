@@ -102,6 +102,9 @@ pub struct CreateRoom {
     opponent: Option<String>,
     #[serde(default)]
     level: Option<String>,
+    /// List the room in the lobby, for anyone to join or watch.
+    #[serde(default)]
+    public: bool,
 }
 
 fn random_side() -> Side {
@@ -152,6 +155,7 @@ pub async fn create_room(
     let room = loop {
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
         data.seats[seat.index()] = Some(hash);
+        data.public = request.public;
         let room = Room::new(data);
         let new_room = NewRoom {
             code: room.data.code.clone(),
@@ -160,6 +164,7 @@ pub async fn create_room(
             status: room.data.status.name().to_string(),
             ai: ai.map(|(side, level)| (side_name(side).to_string(), level.name().to_string())),
             seats: vec![(side_name(seat).to_string(), hash)],
+            public: request.public,
             now: now(),
         };
         let event = room.state().to_string();
@@ -415,6 +420,7 @@ pub async fn rematch(
                 .into_iter()
                 .filter_map(|side| swapped[side.index()].map(|h| (side_name(side).to_string(), h)))
                 .collect(),
+            public: false,
             now: now(),
         };
         let event = fresh.state().to_string();

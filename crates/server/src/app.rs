@@ -235,6 +235,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     let limited = Router::new()
         .route("/api/games", get(crate::api::games))
         .route("/api/rooms", post(crate::api::create_room))
+        .route("/api/lobby", get(crate::lobby::lobby))
         .route("/api/rooms/{code}", get(crate::api::get_room))
         .route("/api/rooms/{code}/join", post(crate::api::join))
         .route("/api/rooms/{code}/moves", post(crate::api::play))

@@ -13,6 +13,7 @@ mod api;
 mod app;
 mod error;
 pub mod limits;
+mod lobby;
 mod offers;
 mod replay;
 mod room;

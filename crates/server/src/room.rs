@@ -106,6 +106,8 @@ pub struct RoomData {
     pub offer: Option<Offer>,
     /// The room's history beyond its moves: offers, answers, takebacks.
     pub log: Vec<String>,
+    /// Listed in the lobby.
+    pub public: bool,
 }
 
 /// A room in memory: its data and its live parts.
@@ -152,6 +154,7 @@ impl RoomData {
             rematch: None,
             offer: None,
             log: Vec::new(),
+            public: false,
         }
     }
 
@@ -192,6 +195,7 @@ impl RoomData {
             None => None,
         };
         room.log = stored.log;
+        room.public = stored.public;
         Ok(room)
     }
 
@@ -298,6 +302,7 @@ impl RoomData {
             "draw_by_agreement": self.spec.info.draw_by_agreement,
             "can_take_back": can_take_back,
             "log": self.log,
+            "public": self.public,
         })
     }
 }

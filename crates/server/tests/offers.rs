@@ -301,3 +301,50 @@ async fn positions_replay_every_move() {
     assert_eq!(status, 404);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_lobby_lists_public_rooms_to_join_and_to_watch() {
+    let db = temp_db("lobby");
+    let server = TestServer::start(&db, test_config()).await;
+    let (code, _, _) = create(
+        &server,
+        json!({"game": "draughts", "seat": "black", "opponent": "friend", "public": true}),
+    )
+    .await;
+    let (private, _, _) = create(
+        &server,
+        json!({"game": "draughts", "seat": "white", "opponent": "friend"}),
+    )
+    .await;
+    let (status, listed) = get(&server.url("/api/lobby")).await;
+    assert_eq!(status, 200, "{listed}");
+    let waiting = listed["waiting"].as_array().unwrap();
+    assert_eq!(waiting.len(), 1, "only the public room: {listed}");
+    assert_eq!(waiting[0]["code"], code.as_str());
+    assert_eq!(waiting[0]["creator"], "black");
+    assert_eq!(waiting[0]["title"], "International draughts");
+    assert!(!listed.to_string().contains(&private));
+    assert_eq!(state(&server, &code).await["public"], true);
+
+    // Once joined it is a game to watch; it survives a restart; once over it
+    // leaves the lobby.
+    let (_, joined) = post(&server.url(&format!("/api/rooms/{code}/join")), json!({})).await;
+    let white = joined["token"].as_str().unwrap().to_string();
+    play_first(&server, &code, &white).await;
+    server.stop().await;
+    let server = TestServer::start(&db, test_config()).await;
+    let (_, listed) = get(&server.url("/api/lobby")).await;
+    assert!(listed["waiting"].as_array().unwrap().is_empty());
+    let playing = listed["playing"].as_array().unwrap();
+    assert_eq!(playing.len(), 1);
+    assert_eq!(playing[0]["code"], code.as_str());
+    assert_eq!(playing[0]["moves"], 1);
+    post(
+        &server.url(&format!("/api/rooms/{code}/resign")),
+        json!({"token": white}),
+    )
+    .await;
+    let (_, listed) = get(&server.url("/api/lobby")).await;
+    assert!(listed["playing"].as_array().unwrap().is_empty(), "{listed}");
+    server.stop().await;
+}

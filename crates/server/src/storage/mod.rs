@@ -31,6 +31,8 @@ pub struct NewRoom {
     pub ai: Option<(String, String)>,
     /// Seats taken at creation: seat name and token hash.
     pub seats: Vec<(String, [u8; 32])>,
+    /// Listed in the lobby.
+    pub public: bool,
     pub now: i64,
 }
 
@@ -54,6 +56,22 @@ pub struct StoredRoom {
     pub offer: Option<(String, String)>,
     /// The room's history notes (offers, takebacks), oldest first.
     pub log: Vec<String>,
+    /// Listed in the lobby.
+    pub public: bool,
+}
+
+/// A public room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbyRoom {
+    pub code: String,
+    pub game: String,
+    pub variant: String,
+    pub status: String,
+    pub ai: Option<(String, String)>,
+    /// The seats taken by people.
+    pub seats: Vec<String>,
+    pub moves: u32,
+    pub updated_at: i64,
 }
 
 /// One part of a state change.
@@ -107,4 +125,8 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Rooms still being played (to resume AI seats after a restart).
     fn playing_rooms(&self) -> Result<Vec<String>, StorageError>;
+
+    /// Public rooms waiting for an opponent or being played, the most
+    /// recently active first, at most `limit`.
+    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError>;
 }

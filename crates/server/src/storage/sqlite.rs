@@ -1,7 +1,7 @@
 //! SQLite storage: one file, write-ahead log, fully synchronous commits (an
 //! acknowledged move survives `kill -9` and power loss alike).
 
-use super::{Change, NewRoom, Storage, StorageError, StoredRoom};
+use super::{Change, LobbyRoom, NewRoom, Storage, StorageError, StoredRoom};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS events (
     version INTEGER NOT NULL,
     payload TEXT NOT NULL,
     PRIMARY KEY (code, version)
+);
+CREATE TABLE IF NOT EXISTS public_rooms (
+    code TEXT PRIMARY KEY
 );
 CREATE TABLE IF NOT EXISTS offers (
     code TEXT PRIMARY KEY,
@@ -119,6 +122,12 @@ impl Storage for SqliteStorage {
                 params![room.code, seat, &hash[..]],
             )?;
         }
+        if room.public {
+            tx.execute(
+                "INSERT INTO public_rooms (code) VALUES (?1)",
+                params![room.code],
+            )?;
+        }
         tx.execute(
             "INSERT INTO events (code, version, payload) VALUES (?1, 1, ?2)",
             params![room.code, event],
@@ -153,6 +162,7 @@ impl Storage for SqliteStorage {
                         moves: Vec::new(),
                         offer: None,
                         log: Vec::new(),
+                        public: false,
                     })
                 },
             )
@@ -182,6 +192,14 @@ impl Storage for SqliteStorage {
                 |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
             )
             .optional()?;
+        room.public = connection
+            .query_row(
+                "SELECT 1 FROM public_rooms WHERE code = ?1",
+                params![code],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some();
         let mut notes =
             connection.prepare("SELECT text FROM notes WHERE code = ?1 ORDER BY seq")?;
         let rows = notes.query_map(params![code], |row| row.get::<_, String>(0))?;
@@ -290,7 +308,15 @@ impl Storage for SqliteStorage {
             rows.collect::<Result<_, _>>()?
         };
         for code in &codes {
-            for table in ["seats", "moves", "events", "offers", "notes", "rooms"] {
+            for table in [
+                "seats",
+                "moves",
+                "events",
+                "offers",
+                "notes",
+                "public_rooms",
+                "rooms",
+            ] {
                 tx.execute(
                     &format!("DELETE FROM {table} WHERE code = ?1"),
                     params![code],
@@ -308,6 +334,40 @@ impl Storage for SqliteStorage {
         let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
         rows.collect::<Result<_, _>>().map_err(StorageError::from)
     }
+
+    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare(
+            "SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
+                    (SELECT COUNT(*) FROM moves m WHERE m.code = r.code),
+                    (SELECT GROUP_CONCAT(s.seat, ' ') FROM seats s WHERE s.code = r.code)
+             FROM rooms r JOIN public_rooms p ON p.code = r.code
+             WHERE r.status IN ('waiting', 'playing')
+             ORDER BY r.updated_at DESC, r.code LIMIT ?1",
+        )?;
+        let rows = statement.query_map(params![limit as i64], |row| {
+            let ai_seat: Option<String> = row.get(4)?;
+            let ai_level: Option<String> = row.get(5)?;
+            let seats: Option<String> = row.get(8)?;
+            let mut seats: Vec<String> = seats
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            seats.sort();
+            Ok(LobbyRoom {
+                code: row.get(0)?,
+                game: row.get(1)?,
+                variant: row.get(2)?,
+                status: row.get(3)?,
+                ai: ai_seat.zip(ai_level),
+                seats,
+                moves: row.get::<_, i64>(7)? as u32,
+                updated_at: row.get(6)?,
+            })
+        })?;
+        rows.collect::<Result<_, _>>().map_err(StorageError::from)
+    }
 }
 
 #[cfg(test)]
@@ -322,6 +382,7 @@ mod tests {
             status: "waiting".into(),
             ai: None,
             seats: vec![("white".into(), [7; 32])],
+            public: false,
             now: 100,
         }
     }

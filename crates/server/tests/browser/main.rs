@@ -627,6 +627,51 @@ fn a_takeback_against_the_computer_through_the_page() {
 }
 
 #[test]
+fn the_lobby_shows_a_public_room_that_a_second_browser_joins() {
+    let Some(h) = harness("lobby") else { return };
+    let base = h.base();
+    let bob = h.person();
+    bob.goto(&format!("{base}/"));
+    bob.wait_for("document.querySelector('.lobby')?.textContent.includes('No open game')");
+    // Alice starts a public friend game as White.
+    let alice = h.person();
+    alice.goto(&format!("{base}/"));
+    alice.wait_for("!!document.querySelector('input[name=game]')");
+    alice.click("input[name=game][value='abalone']");
+    alice.click("input[name=opponent][value='friend']");
+    alice.click("input[name=colour][value='white']");
+    alice.click("#public");
+    alice.click("form button[type=submit]");
+    let code = alice
+        .wait_for("location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') && location.pathname.slice(3)")
+        .as_str()
+        .expect("a room code")
+        .to_string();
+    // Bob's lobby shows it by itself, with the game and Alice's colour.
+    let row = format!("document.querySelector(\".open-games li[data-code='{code}']\")");
+    bob.wait_for(&format!("!!{row}"));
+    let text = bob.eval(&format!("{row}.textContent"));
+    let text = text.as_str().unwrap_or("");
+    assert!(
+        text.contains("Abalone") && text.contains("White waits"),
+        "{text}"
+    );
+    bob.screenshot(&screenshot_path("lobby"));
+    bob.click(&format!(
+        ".open-games li[data-code='{code}'] [data-action=lobby-join]"
+    ));
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    // Now a game to watch for a third person.
+    let carol = h.person();
+    carol.goto(&format!("{base}/"));
+    carol.wait_for(&format!(
+        "!!document.querySelector(\".live-games li[data-code='{code}']\")"
+    ));
+    h.assert_no_page_errors();
+}
+
+#[test]
 fn stepping_through_the_moves_by_clicks_and_keys() {
     let Some(h) = harness("replay") else { return };
     let page = h.person();
