@@ -33,6 +33,8 @@ export function gameView(root, code, { navigate }) {
   let replayModel = null;
   let replayText = '';
   let positions = null;
+  // When the state's clock times were read (they are the server's "now").
+  let clockAt = 0;
 
   // The layout is built once; renders only fill it, so nothing jumps.
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
@@ -160,6 +162,7 @@ export function gameView(root, code, { navigate }) {
     if (state && next.version < state.version) return;
     const moved = !state || next.version !== state.version || next.position !== state.position;
     state = next;
+    clockAt = performance.now();
     if (stream) stream.seen(state.version);
     if (moved) {
       positions = null;
@@ -472,8 +475,39 @@ export function gameView(root, code, { navigate }) {
       h('span', { class: `swatch ${side}`, 'aria-hidden': 'true' }),
       h('span', { class: 'who' }, who),
       h('span', { class: 'tag' }, [who === name ? '' : name, tag].filter(Boolean).join(' · ')),
-      h('span', { class: 'turn' }, toMove && thinking() ? 'thinking' : 'to move'));
+      h('span', { class: 'turn' }, toMove && thinking() ? 'thinking' : 'to move'),
+      state.clock ? h('span', { class: 'clock', 'data-clock': side }) : '');
+    tickClocks();
   }
+
+  /** Time left on `side`'s clock now, in milliseconds. */
+  function timeLeft(side) {
+    const clock = state.clock;
+    let ms = clock[`${side}_ms`];
+    if (clock.running === side && state.status === 'playing') ms -= performance.now() - clockAt;
+    return Math.max(0, ms);
+  }
+
+  function clockText(ms) {
+    const tenths = Math.floor(ms / 100);
+    const seconds = Math.floor(tenths / 10);
+    const shown = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    return ms < 10000 ? `${shown}.${tenths % 10}` : shown;
+  }
+
+  /** Redraws the clocks only, several times a second. */
+  function tickClocks() {
+    if (!state || !state.clock) return;
+    const low = Math.min(20000, state.clock.initial_s * 250);
+    for (const el of section.querySelectorAll('[data-clock]')) {
+      const side = el.dataset.clock;
+      const ms = timeLeft(side);
+      el.textContent = clockText(ms);
+      el.classList.toggle('running', state.clock.running === side && state.status === 'playing');
+      el.classList.toggle('low', ms <= low);
+    }
+  }
+  const clockTimer = setInterval(tickClocks, 100);
 
   function renderPlayers() {
     const seat = bothHere() ? null : seated()[0] || null;
@@ -698,6 +732,7 @@ export function gameView(root, code, { navigate }) {
       if (stream) stream.close();
       document.removeEventListener('visibilitychange', onVisible);
       document.removeEventListener('keydown', onKey);
+      clearInterval(clockTimer);
       clearTimeout(resignArmed);
     },
   };

@@ -7,6 +7,9 @@ import { h } from './dom.js';
 import { colourChoices, sideName } from './games.js';
 import * as store from './store.js';
 
+/** Time controls offered: minutes + seconds added per move. */
+const CLOCKS = [['', 'No clock'], ['1+0', '1 min'], ['3+2', '3 min + 2 s'], ['5+3', '5 min + 3 s'], ['10+5', '10 min + 5 s'], ['15+10', '15 min + 10 s'], ['30+0', '30 min']];
+
 export function homeView(root, { navigate }) {
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'card', 'aria-labelledby': 'new-game-title' }, h('h2', { id: 'new-game-title' }, 'New game'), h('p', {}, 'Loading the games…'));
@@ -61,6 +64,8 @@ export function homeView(root, { navigate }) {
       const current = form.elements.colour ? form.elements.colour.value : 'random';
       colourBox.replaceChildren(radios('colour', [...colourChoices(game.name), ['random', 'Random']], current || 'random'));
     };
+    const clockSelect = h('select', { name: 'clock', id: 'clock' }, CLOCKS.map(([value, label]) => h('option', { value }, label)));
+    const clockRow = h('label', { class: 'inline', for: 'clock' }, 'Clock ', clockSelect);
     const publicRow = h('label', { class: 'inline' }, h('input', { type: 'checkbox', name: 'public', id: 'public' }), ' List it in the lobby for anyone to join');
     const updateOpponent = () => {
       levelRow.hidden = form.elements.opponent.value !== 'ai';
@@ -75,6 +80,7 @@ export function homeView(root, { navigate }) {
       h('fieldset', {}, h('legend', {}, 'Opponent'),
         radios('opponent', [['ai', 'Computer'], ['friend', 'A friend (share a link)'], ['local', 'Both sides on this device']], 'ai', updateOpponent),
         h('p', {}, levelRow),
+        h('p', {}, clockRow),
         h('p', {}, publicRow)),
       h('fieldset', {}, h('legend', {}, 'Your colour'), colourBox),
       start,
@@ -102,6 +108,10 @@ export function homeView(root, { navigate }) {
     if (f.variant && !f.variant.closest('label').hidden && f.variant.value) body.variant = f.variant.value;
     if (opponent === 'ai') body.level = f.level.value;
     if (opponent === 'friend' && f.public.checked) body.public = true;
+    if (f.clock.value) {
+      const [minutes, increment] = f.clock.value.split('+').map(Number);
+      body.clock = { initial_s: minutes * 60, increment_s: increment };
+    }
     body.seat = opponent === 'local' ? 'white' : f.colour.value;
     const created = await api.create(body);
     const tokens = { [created.seat]: created.token };
@@ -119,7 +129,8 @@ export function homeView(root, { navigate }) {
       lobby.replaceChildren(title, h('p', { class: 'meta' }, `The lobby could not be loaded: ${problem}`));
       return;
     }
-    const name = (room) => `${room.title}${room.variant ? ` ${room.variant}` : ''}`;
+    const clock = (room) => (room.clock ? ` · ${room.clock.initial_s / 60} min + ${room.clock.increment_s} s` : '');
+    const name = (room) => `${room.title}${room.variant ? ` ${room.variant}` : ''}${clock(room)}`;
     const open = listed.waiting.map((room) => h('li', { 'data-code': room.code },
       h('span', {}, name(room), h('span', { class: 'meta' }, ` · ${sideName(room.game, room.creator || 'white')} waits for an opponent · ${room.code}`)),
       h('a', { class: 'btn primary', href: `/r/${room.code}`, 'data-link': true, 'data-action': 'lobby-join' }, 'Join')));

@@ -48,9 +48,9 @@ async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::Api
         (room.data.game.clone_box(), room.data.version, level, seat)
     };
     let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
-    let spec = {
+    let (spec, clock) = {
         let room = shared.lock().await;
-        room.data.spec
+        (room.data.spec, room.data.clock)
     };
     let cap = state.config.ai_time_cap;
     let seed = version
@@ -63,6 +63,15 @@ async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::Api
         limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
         if level == Level::Master {
             limits.movetime = Some(plateau_games::MASTER_MOVETIME.min(cap));
+        }
+        // On a clock the AI also plays by its time left, as a person must.
+        if let Some(clock) = clock {
+            let left = clock.left(seat, crate::clock::now_ms()).max(0) as u64;
+            limits.clock = Some(plateau_games::Clock {
+                remaining: std::time::Duration::from_millis(left),
+                increment: std::time::Duration::from_millis(clock.increment_ms.max(0) as u64),
+                moves_to_go: None,
+            });
         }
         engine.think(game.as_ref(), &limits, &mut |_| {})
     })

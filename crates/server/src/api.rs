@@ -105,6 +105,9 @@ pub struct CreateRoom {
     /// List the room in the lobby, for anyone to join or watch.
     #[serde(default)]
     public: bool,
+    /// A time control; none by default.
+    #[serde(default)]
+    clock: Option<crate::clock::ClockRequest>,
 }
 
 fn random_side() -> Side {
@@ -150,12 +153,18 @@ pub async fn create_room(
             )));
         }
     };
+    let clock = match request.clock {
+        Some(control) => Some(control.build().map_err(ApiError::unprocessable)?),
+        None => None,
+    };
     let token = tokens::new_token();
     let hash = tokens::hash(&token);
     let room = loop {
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
         data.seats[seat.index()] = Some(hash);
         data.public = request.public;
+        data.clock = clock;
+        crate::clock::restart(&mut data, &mut Vec::new(), crate::clock::now_ms());
         let room = Room::new(data);
         let new_room = NewRoom {
             code: room.data.code.clone(),
@@ -165,6 +174,7 @@ pub async fn create_room(
             ai: ai.map(|(side, level)| (side_name(side).to_string(), level.name().to_string())),
             seats: vec![(side_name(seat).to_string(), hash)],
             public: request.public,
+            clock: room.data.clock.map(|c| c.stored()),
             now: now(),
         };
         let event = room.state().to_string();
@@ -177,9 +187,13 @@ pub async fn create_room(
     };
     let code = room.data.code.clone();
     let ai_first = room.data.ai_to_move();
+    let deadline = room.data.clock.and_then(|c| c.deadline());
     state.cache(room);
     if ai_first {
         crate::ai::schedule(Arc::clone(&state), code.clone());
+    }
+    if let Some(deadline) = deadline {
+        crate::clock::watch(Arc::clone(&state), code.clone(), deadline);
     }
     Ok((
         StatusCode::CREATED,
@@ -225,7 +239,7 @@ pub async fn join(
     let mut next = room.data.clone();
     next.seats[seat.index()] = Some(hash);
     next.status = Status::Playing;
-    let changes = vec![
+    let mut changes = vec![
         Change::Seat {
             seat: side_name(seat).to_string(),
             token_hash: hash,
@@ -236,6 +250,7 @@ pub async fn join(
             reason: None,
         },
     ];
+    crate::clock::restart(&mut next, &mut changes, crate::clock::now_ms());
     state.commit(&mut room, next, changes).await?;
     Ok(Json(json!({ "seat": side_name(seat), "token": token })))
 }
@@ -248,7 +263,8 @@ pub async fn get_room(
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let room = state.room(&code, peer.ip()).await?;
-    let room = room.lock().await;
+    let mut room = room.lock().await;
+    crate::clock::check_flag(&state, &mut room).await?;
     Ok(Json(room.state()))
 }
 
@@ -286,6 +302,9 @@ pub(crate) async fn apply_move(
     version: u64,
     text: &str,
 ) -> Result<Value, ApiError> {
+    if crate::clock::check_flag(state, room).await? {
+        return Err(ApiError::conflict("the game is over: out of time"));
+    }
     match room.data.status {
         Status::Finished => return Err(ApiError::conflict("the game is over")),
         Status::Waiting => return Err(ApiError::conflict("waiting for an opponent to join")),
@@ -325,6 +344,15 @@ pub(crate) async fn apply_move(
         || next.game.outcome().is_some()
     {
         crate::offers::clear_offer(&mut next, &mut changes);
+    }
+    let to_move = next
+        .game
+        .outcome()
+        .is_none()
+        .then(|| next.game.side_to_move());
+    if let Some(clock) = next.clock.as_mut() {
+        clock.after_move(seat, to_move, crate::clock::now_ms());
+        changes.push(clock.change());
     }
     if let Some(outcome) = next.game.outcome() {
         next.status = Status::Finished;
@@ -373,6 +401,7 @@ pub async fn resign(
         reason: Some(EndReason::Resignation.to_string()),
     }];
     crate::offers::clear_offer(&mut next, &mut changes);
+    crate::clock::restart(&mut next, &mut changes, crate::clock::now_ms());
     Ok(Json(state.commit(&mut room, next, changes).await?))
 }
 
@@ -409,6 +438,8 @@ pub async fn rematch(
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
         data.seats = swapped;
         data.status = Status::Playing;
+        data.clock = room.data.clock.map(|c| c.fresh());
+        crate::clock::restart(&mut data, &mut Vec::new(), crate::clock::now_ms());
         let fresh = Room::new(data);
         let new_room = NewRoom {
             code: fresh.data.code.clone(),
@@ -421,6 +452,7 @@ pub async fn rematch(
                 .filter_map(|side| swapped[side.index()].map(|h| (side_name(side).to_string(), h)))
                 .collect(),
             public: false,
+            clock: fresh.data.clock.map(|c| c.stored()),
             now: now(),
         };
         let event = fresh.state().to_string();
@@ -433,6 +465,9 @@ pub async fn rematch(
     };
     let new_code = fresh.data.code.clone();
     let ai_first = fresh.data.ai_to_move();
+    if let Some(deadline) = fresh.data.clock.and_then(|c| c.deadline()) {
+        crate::clock::watch(Arc::clone(&state), new_code.clone(), deadline);
+    }
     state.cache(fresh);
     let mut next = room.data.clone();
     next.rematch = Some(new_code.clone());

@@ -198,6 +198,9 @@ impl AppState {
         }
         room.data = next;
         room.publish(payload);
+        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline()) {
+            crate::clock::watch(Arc::clone(self), room.data.code.clone(), deadline);
+        }
         Ok(state)
     }
 
@@ -218,9 +221,21 @@ impl AppState {
         let mut resumed = 0;
         for code in codes {
             let local = IpAddr::from([127, 0, 0, 1]);
-            if let Ok(room) = self.room(&code, local).await
-                && room.lock().await.data.ai_to_move()
-            {
+            let Ok(room) = self.room(&code, local).await else {
+                continue;
+            };
+            let (ai_to_move, deadline) = {
+                let room = room.lock().await;
+                (
+                    room.data.ai_to_move(),
+                    room.data.clock.and_then(|c| c.deadline()),
+                )
+            };
+            // A clock that fell while the server was down ends the game now.
+            if let Some(deadline) = deadline {
+                crate::clock::watch(Arc::clone(self), code.clone(), deadline);
+            }
+            if ai_to_move {
                 crate::ai::schedule(Arc::clone(self), code);
                 resumed += 1;
             }

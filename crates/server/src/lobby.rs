@@ -35,6 +35,10 @@ pub async fn lobby(
             "title": spec.info.title,
             "moves": room.moves,
             "updated_at": room.updated_at,
+            "clock": room.clock.map(|(initial, increment)| json!({
+                "initial_s": initial as f64 / 1000.0,
+                "increment_s": increment as f64 / 1000.0,
+            })),
         });
         if room.status == "waiting" {
             // The creator's seat: the one taken.

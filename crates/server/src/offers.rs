@@ -130,6 +130,7 @@ pub async fn draw(
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
     if !room.data.spec.info.draw_by_agreement {
         return Err(ApiError::conflict(format!(
@@ -200,6 +201,7 @@ fn agree_draw(next: &mut RoomData, changes: &mut Vec<Change>, text: String) {
         winner: None,
         reason: Some(EndReason::Agreement.to_string()),
     });
+    crate::clock::restart(next, changes, crate::clock::now_ms());
 }
 
 /// Whether the AI, playing `ai`, takes a draw: unless a short search finds
@@ -243,6 +245,7 @@ pub async fn takeback(
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
     pending_for(&room, OfferKind::Takeback, seat, body.action)?;
     let mut next = room.data.clone();
@@ -306,6 +309,8 @@ fn take_back(
     let undone = next.game.history()[keep..].join(" ");
     next.game = next.truncated(keep).map_err(ApiError::internal)?;
     changes.push(Change::Takeback { keep: keep as u32 });
+    // The clock goes to the side to move again; time spent is not given back.
+    crate::clock::restart(next, changes, crate::clock::now_ms());
     clear_offer(next, changes);
     note(
         next,

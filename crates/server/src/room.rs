@@ -108,6 +108,8 @@ pub struct RoomData {
     pub log: Vec<String>,
     /// Listed in the lobby.
     pub public: bool,
+    /// The players' clocks, in a game with a time control.
+    pub clock: Option<crate::clock::ClockState>,
 }
 
 /// A room in memory: its data and its live parts.
@@ -155,6 +157,7 @@ impl RoomData {
             offer: None,
             log: Vec::new(),
             public: false,
+            clock: None,
         }
     }
 
@@ -196,6 +199,10 @@ impl RoomData {
         };
         room.log = stored.log;
         room.public = stored.public;
+        room.clock = match &stored.clock {
+            Some(clock) => Some(crate::clock::ClockState::restore(clock)?),
+            None => None,
+        };
         Ok(room)
     }
 
@@ -303,6 +310,7 @@ impl RoomData {
             "can_take_back": can_take_back,
             "log": self.log,
             "public": self.public,
+            "clock": self.clock.map(|c| c.shown(crate::clock::now_ms())),
         })
     }
 }

@@ -4,7 +4,6 @@
 mod support;
 
 use serde_json::{Value, json};
-use std::time::Duration;
 use support::*;
 
 /// A friend room of `game` with both seats taken: (code, white, black).
@@ -32,15 +31,6 @@ async fn ask(
         json!({"token": token, "action": action}),
     )
     .await
-}
-
-/// Plays the first legal move for `token`'s side; returns the move.
-async fn play_first(server: &TestServer, code: &str, token: &str) -> String {
-    let now = state(server, code).await;
-    let mv = now["legal_moves"][0].as_str().unwrap().to_string();
-    let (status, body) = play(server, code, token, now["version"].as_u64().unwrap(), &mv).await;
-    assert_eq!(status, 200, "{body}");
-    mv
 }
 
 fn moves(state: &Value) -> Vec<String> {
@@ -144,16 +134,7 @@ async fn a_takeback_against_the_ai_undoes_my_move_and_its_reply() {
     .await;
     assert_eq!(seat, "white");
     play_first(&server, &code, &token).await;
-    // Wait for the AI's reply.
-    let mut now = state(&server, &code).await;
-    for _ in 0..200 {
-        if moves(&now).len() == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        now = state(&server, &code).await;
-    }
-    assert_eq!(moves(&now).len(), 2, "{now}");
+    wait_for_moves(&server, &code, 2).await;
     let (status, granted) = ask(&server, &code, "takeback", &token, "offer").await;
     assert_eq!(status, 200, "{granted}");
     assert!(moves(&granted).is_empty(), "{granted}");

@@ -33,7 +33,20 @@ pub struct NewRoom {
     pub seats: Vec<(String, [u8; 32])>,
     /// Listed in the lobby.
     pub public: bool,
+    pub clock: Option<StoredClock>,
     pub now: i64,
+}
+
+/// A room's clocks as stored (see `crate::clock`): milliseconds, and the
+/// running side's start in milliseconds since the Unix epoch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredClock {
+    pub initial_ms: i64,
+    pub increment_ms: i64,
+    pub white_ms: i64,
+    pub black_ms: i64,
+    pub running: Option<String>,
+    pub since_ms: i64,
 }
 
 /// A room as read back.
@@ -58,6 +71,7 @@ pub struct StoredRoom {
     pub log: Vec<String>,
     /// Listed in the lobby.
     pub public: bool,
+    pub clock: Option<StoredClock>,
 }
 
 /// A public room as the lobby lists it.
@@ -72,6 +86,8 @@ pub struct LobbyRoom {
     pub seats: Vec<String>,
     pub moves: u32,
     pub updated_at: i64,
+    /// The time control: initial and increment, in milliseconds.
+    pub clock: Option<(i64, i64)>,
 }
 
 /// One part of a state change.
@@ -95,6 +111,8 @@ pub enum Change {
     Takeback { keep: u32 },
     /// A line of the room's history.
     Note { text: String },
+    /// The clocks after the change.
+    Clock(StoredClock),
 }
 
 /// The storage interface. Calls block (run them off the async runtime).

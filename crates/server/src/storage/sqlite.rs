@@ -1,7 +1,7 @@
 //! SQLite storage: one file, write-ahead log, fully synchronous commits (an
 //! acknowledged move survives `kill -9` and power loss alike).
 
-use super::{Change, LobbyRoom, NewRoom, Storage, StorageError, StoredRoom};
+use super::{Change, LobbyRoom, NewRoom, Storage, StorageError, StoredClock, StoredRoom};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
@@ -39,6 +39,15 @@ CREATE TABLE IF NOT EXISTS events (
     version INTEGER NOT NULL,
     payload TEXT NOT NULL,
     PRIMARY KEY (code, version)
+);
+CREATE TABLE IF NOT EXISTS clocks (
+    code TEXT PRIMARY KEY,
+    initial_ms INTEGER NOT NULL,
+    increment_ms INTEGER NOT NULL,
+    white_ms INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    running TEXT,
+    since_ms INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS public_rooms (
     code TEXT PRIMARY KEY
@@ -90,6 +99,29 @@ impl SqliteStorage {
     }
 }
 
+fn write_clock(
+    connection: &Connection,
+    code: &str,
+    clock: &StoredClock,
+) -> Result<(), StorageError> {
+    connection.execute(
+        "INSERT INTO clocks (code, initial_ms, increment_ms, white_ms, black_ms, running, since_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (code) DO UPDATE SET initial_ms = ?2, increment_ms = ?3, white_ms = ?4,
+             black_ms = ?5, running = ?6, since_ms = ?7",
+        params![
+            code,
+            clock.initial_ms,
+            clock.increment_ms,
+            clock.white_ms,
+            clock.black_ms,
+            clock.running,
+            clock.since_ms
+        ],
+    )?;
+    Ok(())
+}
+
 fn hash_from(bytes: Vec<u8>) -> Result<[u8; 32], StorageError> {
     bytes
         .try_into()
@@ -121,6 +153,9 @@ impl Storage for SqliteStorage {
                 "INSERT INTO seats (code, seat, token_hash) VALUES (?1, ?2, ?3)",
                 params![room.code, seat, &hash[..]],
             )?;
+        }
+        if let Some(clock) = &room.clock {
+            write_clock(&tx, &room.code, clock)?;
         }
         if room.public {
             tx.execute(
@@ -163,6 +198,7 @@ impl Storage for SqliteStorage {
                         offer: None,
                         log: Vec::new(),
                         public: false,
+                        clock: None,
                     })
                 },
             )
@@ -190,6 +226,23 @@ impl Storage for SqliteStorage {
                 "SELECT kind, seat FROM offers WHERE code = ?1",
                 params![code],
                 |row| Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?)),
+            )
+            .optional()?;
+        room.clock = connection
+            .query_row(
+                "SELECT initial_ms, increment_ms, white_ms, black_ms, running, since_ms
+                 FROM clocks WHERE code = ?1",
+                params![code],
+                |row| {
+                    Ok(StoredClock {
+                        initial_ms: row.get(0)?,
+                        increment_ms: row.get(1)?,
+                        white_ms: row.get(2)?,
+                        black_ms: row.get(3)?,
+                        running: row.get(4)?,
+                        since_ms: row.get(5)?,
+                    })
+                },
             )
             .optional()?;
         room.public = connection
@@ -271,6 +324,7 @@ impl Storage for SqliteStorage {
                         params![code, keep],
                     )?;
                 }
+                Change::Clock(clock) => write_clock(&tx, code, clock)?,
                 Change::Note { text } => {
                     tx.execute(
                         "INSERT INTO notes (code, seq, version, text)
@@ -315,6 +369,7 @@ impl Storage for SqliteStorage {
                 "offers",
                 "notes",
                 "public_rooms",
+                "clocks",
                 "rooms",
             ] {
                 tx.execute(
@@ -340,8 +395,10 @@ impl Storage for SqliteStorage {
         let mut statement = connection.prepare(
             "SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
                     (SELECT COUNT(*) FROM moves m WHERE m.code = r.code),
-                    (SELECT GROUP_CONCAT(s.seat, ' ') FROM seats s WHERE s.code = r.code)
+                    (SELECT GROUP_CONCAT(s.seat, ' ') FROM seats s WHERE s.code = r.code),
+                    c.initial_ms, c.increment_ms
              FROM rooms r JOIN public_rooms p ON p.code = r.code
+             LEFT JOIN clocks c ON c.code = r.code
              WHERE r.status IN ('waiting', 'playing')
              ORDER BY r.updated_at DESC, r.code LIMIT ?1",
         )?;
@@ -364,6 +421,9 @@ impl Storage for SqliteStorage {
                 seats,
                 moves: row.get::<_, i64>(7)? as u32,
                 updated_at: row.get(6)?,
+                clock: row
+                    .get::<_, Option<i64>>(9)?
+                    .zip(row.get::<_, Option<i64>>(10)?),
             })
         })?;
         rows.collect::<Result<_, _>>().map_err(StorageError::from)
@@ -383,6 +443,7 @@ mod tests {
             ai: None,
             seats: vec![("white".into(), [7; 32])],
             public: false,
+            clock: None,
             now: 100,
         }
     }

@@ -672,6 +672,76 @@ fn the_lobby_shows_a_public_room_that_a_second_browser_joins() {
 }
 
 #[test]
+fn a_clocked_game_ends_on_time() {
+    let Some(h) = harness("clock") else { return };
+    // White creates a 2-second game and never moves; Black joins in the page.
+    let server = h.server.as_ref().expect("a running server");
+    let runtime = h.runtime.as_ref().expect("a runtime");
+    let (code, _, _) = runtime.block_on(support::create(
+        server,
+        serde_json::json!({"game": "draughts", "seat": "white", "opponent": "friend",
+                           "clock": {"initial_s": 2, "increment_s": 1}}),
+    ));
+    let page = h.person();
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.click("[data-action=join]");
+    page.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    page.wait_for(
+        "document.querySelector('.clock[data-clock=white]')?.classList.contains('running')",
+    );
+    let shown = page.eval("document.querySelector('.clock[data-clock=black]').textContent");
+    assert_eq!(shown, "0:02.0", "Black's clock waits at its full time");
+    page.wait_for("document.querySelector('.clock[data-clock=white]').classList.contains('low')");
+    page.screenshot(&screenshot_path("clock-running"));
+    page.wait_for("document.querySelector('.game').dataset.status === 'finished'");
+    page.wait_for("!document.querySelector('.banner').hidden");
+    let banner = page.eval("document.querySelector('.banner').textContent");
+    let banner = banner.as_str().unwrap_or("");
+    assert!(
+        banner.contains("time forfeit") && banner.contains("You won"),
+        "{banner}"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.clock[data-clock=white]').textContent"),
+        "0:00.0"
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn the_home_page_starts_a_game_with_a_clock() {
+    let Some(h) = harness("clock-preset") else {
+        return;
+    };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click("input[name=game][value='ataxx']");
+    page.click("input[name=opponent][value='local']");
+    set_select(&page, "clock", "3+2");
+    page.click("form button[type=submit]");
+    page.wait_for("!!document.querySelector('.clock[data-clock=black]')");
+    page.wait_for(
+        "document.querySelector('.clock[data-clock=black]').classList.contains('running')",
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.clock[data-clock=white]').textContent"),
+        "3:00"
+    );
+    play_a_move(&page);
+    // Black's move added its 2 s; White's clock runs now.
+    page.wait_for(
+        "document.querySelector('.clock[data-clock=white]').classList.contains('running')",
+    );
+    let black = page.eval("document.querySelector('.clock[data-clock=black]').textContent");
+    assert!(
+        matches!(black.as_str(), Some("3:01") | Some("3:02")),
+        "{black}"
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
 fn stepping_through_the_moves_by_clicks_and_keys() {
     let Some(h) = harness("replay") else { return };
     let page = h.person();

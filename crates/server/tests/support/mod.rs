@@ -141,6 +141,29 @@ pub async fn play(
     .await
 }
 
+/// Plays the first legal move for `token`'s side; returns the move.
+pub async fn play_first(server: &TestServer, code: &str, token: &str) -> String {
+    let now = state(server, code).await;
+    let mv = now["legal_moves"][0].as_str().unwrap().to_string();
+    let (status, body) = play(server, code, token, now["version"].as_u64().unwrap(), &mv).await;
+    assert_eq!(status, 200, "{body}");
+    mv
+}
+
+/// The state once the game has `count` moves (the AI's reply, say).
+pub async fn wait_for_moves(server: &TestServer, code: &str, count: usize) -> Value {
+    let mut now = state(server, code).await;
+    for _ in 0..200 {
+        if now["moves"].as_array().unwrap().len() >= count {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        now = state(server, code).await;
+    }
+    assert_eq!(now["moves"].as_array().unwrap().len(), count, "{now}");
+    now
+}
+
 /// One server-sent event.
 #[derive(Clone, Debug)]
 pub struct Sse {
