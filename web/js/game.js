@@ -217,8 +217,11 @@ export function gameView(root, code, { navigate }) {
         if (value === 'gone') {
           store.forget(code);
           if (!state) {
-            status.replaceChildren(h('span', {}, `There is no room ${code} (it may have expired).`));
-            actions.replaceChildren(h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'New game'));
+            // Nothing of a room to show: no board, no moves, no move form.
+            root.replaceChildren(h('section', { class: 'card notice', 'data-missing': code },
+              h('h1', {}, `There is no room ${code}`),
+              h('p', {}, 'It may have expired, or the code may be mistyped.'),
+              h('p', {}, h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'New game'))));
             return;
           }
         }
@@ -401,6 +404,8 @@ export function gameView(root, code, { navigate }) {
     keepingFocus(placementBar, renderPlacement);
     document.title = `${canAct() ? '● Your move · ' : ''}${state.title} · ${code} · plateau`;
     typedForm.querySelector('button').disabled = !canAct();
+    // Only players type moves; spectators just watch.
+    typedForm.closest('details').hidden = !seated().length || state.status !== 'playing';
   }
 
   function flipped() {
@@ -442,6 +447,10 @@ export function gameView(root, code, { navigate }) {
     const focusedCell = focused && svg.contains(focused) ? focused.dataset.cell : null;
     const drawn = board.draw(replayPly === null ? model : replayModel, boardView());
     svg.setAttribute('viewBox', drawn.viewBox);
+    // The frame takes the board's own shape (Abalone's hexagon is wider than
+    // tall), so no blank band surrounds it.
+    const [, , width, height] = drawn.viewBox.split(/\s+/).map(Number);
+    if (width > 0 && height > 0) svg.parentElement.style.aspectRatio = `${width} / ${height}`;
     svg.setAttribute('aria-label', `${drawn.title}${canAct() ? ': your move' : ''}`);
     svg.innerHTML = drawn.body;
     svg.classList.toggle('flipped', flipped());
@@ -526,7 +535,7 @@ export function gameView(root, code, { navigate }) {
     const name = sideName(state.game, state.side_to_move);
     if (pending) return 'Sending your move…';
     if (thinking()) return `The computer (${name}) is thinking…`;
-    if (mine(state.side_to_move)) return bothHere() ? `${name} to move` : `Your move (${name})`;
+    if (mine(state.side_to_move)) return bothHere() ? `${name} to move` : `Your move as ${name}`;
     if (seated().length) return `Waiting for ${name}`;
     return `${name} to move`;
   }
@@ -660,7 +669,10 @@ export function gameView(root, code, { navigate }) {
       return h('span', { class: classes, 'data-ply': String(k + 1), title: 'Show the position after this move' }, state.moves[k]);
     };
     for (let i = 0; i < state.moves.length; i += 2) {
-      items.push(h('li', {}, h('span', { class: 'num' }, `${i / 2 + 1}.`), ply(i), ply(i + 1)));
+      // A long move (an Escampe placement) gets a line of its own rather than
+      // being broken in the middle.
+      const wide = (state.moves[i] || '').length > 10 || (state.moves[i + 1] || '').length > 10;
+      items.push(h('li', { class: wide ? 'wide' : '' }, h('span', { class: 'num' }, `${i / 2 + 1}.`), ply(i), ply(i + 1)));
     }
     const atEnd = movesBox.scrollTop + movesBox.clientHeight >= movesBox.scrollHeight - 8;
     moveList.replaceChildren(...items);

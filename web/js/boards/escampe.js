@@ -104,7 +104,12 @@ export function autoFlip(model, seat) {
 
 export function describe(model, state) {
   if (!model.constraint || state.status !== 'playing') return '';
-  return `${model.side === 'white' ? 'White' : 'Black'} must move a piece from a liseré-${model.constraint} square`;
+  const side = model.side === 'white' ? 'White' : 'Black';
+  const moves = state.legal_moves;
+  if (Array.isArray(moves) && moves.length === 1 && moves[0] === 'E') {
+    return `${side} has no piece that can move from a liseré-${model.constraint} square: ${side} must pass`;
+  }
+  return `${side} must move a piece from a liseré-${model.constraint} square`;
 }
 
 function piece(letter) {

@@ -1041,3 +1041,214 @@ fn board_modules_read_positions_and_moves() {
     );
     h.assert_no_page_errors();
 }
+
+// ---- rough edges found by a newcomer's tryout, each a failing case first ----
+
+#[test]
+fn an_unknown_room_and_a_malformed_code_say_so_and_show_nothing_else() {
+    let Some(h) = harness("missing") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/r/ZZZZZ", h.base()));
+    page.wait_for("!!document.querySelector('[data-missing]')");
+    let text = page.eval("document.querySelector('#app').textContent");
+    assert!(
+        text.as_str()
+            .unwrap_or("")
+            .contains("There is no room ZZZZZ"),
+        "{text}"
+    );
+    for absent in [".moves-box", "details", ".board"] {
+        assert_eq!(
+            page.eval(&format!("!!document.querySelector('{absent}')")),
+            false,
+            "{absent} shown for a room that does not exist"
+        );
+    }
+    page.goto(&format!("{}/r/abc", h.base()));
+    page.wait_for("!!document.querySelector('[data-missing]')");
+    let text = page.eval("document.querySelector('#app').textContent");
+    assert!(
+        text.as_str().unwrap_or("").contains("is not a room code"),
+        "{text}"
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('input[name=game]')"),
+        false,
+        "not the home page"
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn spectators_get_no_move_form() {
+    let Some(h) = harness("spectator-form") else {
+        return;
+    };
+    let server = h.server.as_ref().expect("a running server");
+    let runtime = h.runtime.as_ref().expect("a runtime");
+    let code = runtime.block_on(async {
+        let (code, _, _) = support::create(
+            server,
+            serde_json::json!({"game": "draughts", "seat": "white", "opponent": "friend"}),
+        )
+        .await;
+        support::post(
+            &server.url(&format!("/api/rooms/{code}/join")),
+            serde_json::json!({}),
+        )
+        .await;
+        code
+    });
+    let page = h.person();
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.wait_for("document.querySelector('.game')?.dataset.seat === 'spectator'");
+    assert_eq!(
+        page.eval("document.querySelector('details').hidden"),
+        true,
+        "the move form is for players"
+    );
+    h.assert_no_page_errors();
+}
+
+/// The gap between the status line and the action buttons, in pixels.
+const STATUS_GAP: &str = "document.querySelector('.actions').getBoundingClientRect().top \
+     - document.querySelector('.status').getBoundingClientRect().bottom";
+
+#[test]
+fn no_blank_bands_and_the_phone_shows_status_and_clocks_first() {
+    let Some(h) = harness("layout") else { return };
+    for (game, variant) in [
+        ("escampe", None),
+        ("draughts", None),
+        ("abalone", None),
+        ("virus", Some("5x5")),
+        ("ataxx", None),
+    ] {
+        for (label, width, height, mobile) in
+            [("desktop", 1200, 900, false), ("phone", 390, 844, true)]
+        {
+            let page = h.person();
+            page.set_viewport(width, height, mobile);
+            page.goto(&format!("{}/", h.base()));
+            page.wait_for("!!document.querySelector('input[name=game]')");
+            page.click(&format!("input[name=game][value='{game}']"));
+            if let Some(variant) = variant {
+                set_select(&page, "variant", variant);
+            }
+            page.click("input[name=opponent][value='local']");
+            set_select(&page, "clock", "5+3");
+            let overflow = page.eval("document.documentElement.scrollWidth - window.innerWidth");
+            assert_eq!(
+                overflow, 0,
+                "{game} {label}: the home page is wider than the screen"
+            );
+            page.click("form button[type=submit]");
+            page.wait_for(
+                "!!document.querySelector('.game[data-version] .clock') || document.querySelector('.error')?.textContent",
+            );
+            let error = page.eval("document.querySelector('.error')?.textContent || ''");
+            assert_eq!(error, "", "{game} {label}");
+            if game != "escampe" {
+                play_a_move(&page);
+            }
+            let gap = page.eval(STATUS_GAP).as_f64().unwrap_or(f64::MAX);
+            assert!(
+                gap <= 24.0,
+                "{game} {label}: {gap} px between status and buttons"
+            );
+            for (what, selector) in [
+                ("status", ".status"),
+                ("top clock", ".player.top .clock"),
+                ("bottom clock", ".player.bottom .clock"),
+                ("board", ".board-wrap"),
+            ] {
+                let bottom = page
+                    .eval(&format!(
+                        "document.querySelector('{selector}').getBoundingClientRect().bottom"
+                    ))
+                    .as_f64()
+                    .unwrap_or(f64::MAX);
+                assert!(
+                    bottom <= height as f64,
+                    "{game} {label}: the {what} ends at {bottom} px, below the first screen"
+                );
+            }
+            page.screenshot(&screenshot_path(&format!("layout-{game}-{label}")));
+        }
+    }
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn status_and_seat_labels_read_on_one_line() {
+    let Some(h) = harness("labels") else { return };
+    let page = h.person();
+    page.set_viewport(780, 900, false);
+    start_game(
+        &page,
+        &h.base(),
+        "ataxx",
+        None,
+        "ai",
+        Some("beginner"),
+        "black",
+    );
+    page.wait_for(MY_TURN);
+    for row in [".player.top", ".player.bottom"] {
+        let lines = page
+            .eval(&format!(
+                "(() => {{ const r = document.querySelector('{row}'); \
+                 return Math.max(...[...r.children].map(c => Math.round(c.getBoundingClientRect().height \
+                 / parseFloat(getComputedStyle(c).lineHeight || '20') || 1))); }})()"
+            ))
+            .as_f64()
+            .unwrap_or(99.0);
+        assert!(lines <= 1.5, "{row} wraps onto {lines} lines");
+    }
+    let status = page.eval("document.querySelector('.status').textContent");
+    let status = status.as_str().unwrap_or("");
+    assert!(
+        !status.contains("((") && !status.contains("))"),
+        "nested brackets: {status}"
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn escampe_placements_stay_whole_in_the_move_list_and_a_forced_pass_is_explained() {
+    let Some(h) = harness("escampe-list") else {
+        return;
+    };
+    let server = h.server.as_ref().expect("a running server");
+    let runtime = h.runtime.as_ref().expect("a runtime");
+    // The brief's placements; Blanc's C2-C5 leaves Noir no liseré-1 piece.
+    let code = runtime.block_on(async {
+        let (code, white, black) = support::friend_room(server).await;
+        for (version, token, mv) in [
+            (2, &black, "C6/A6/B5/D5/E6/F5"),
+            (3, &white, "B2/A1/B1/C2/E2/F2"),
+            (4, &white, "C2-C5"),
+        ] {
+            let (status, body) = support::play(server, &code, token, version, mv).await;
+            assert_eq!(status, 200, "{mv}: {body}");
+        }
+        code
+    });
+    let page = h.person();
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.wait_for("document.querySelector('.game')?.dataset.moves === '3'");
+    let cut = page.eval(
+        "[...document.querySelectorAll('.moves .ply')].filter(p => p.textContent.includes('/')) \
+         .filter(p => p.scrollWidth > p.clientWidth + 1 \
+             || p.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(p).fontSize)).length",
+    );
+    assert_eq!(cut, 0, "a placement is cut or wrapped in the move list");
+    let hint = page.eval("document.querySelector('.hint').textContent");
+    let hint = hint.as_str().unwrap_or("");
+    assert!(
+        hint.contains("no piece that can move") && hint.contains("pass"),
+        "{hint}"
+    );
+    page.screenshot(&screenshot_path("escampe-forced-pass"));
+    h.assert_no_page_errors();
+}
