@@ -42,6 +42,8 @@ export const api = {
   play: (code, token, version, move) => request('POST', `/api/rooms/${encodeURIComponent(code)}/moves`, { body: { version, move }, token }),
   resign: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/resign`, { body: {}, token }),
   rematch: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, { body: {}, token }),
+  /** Whether `move` is legal now, and a warning if it loses by force. */
+  check: (code, token, move) => request('POST', `/api/rooms/${encodeURIComponent(code)}/check`, { body: { move }, token }),
   positions: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}/positions`),
   /** `what`: draw or takeback; `action`: offer, accept or decline. */
   offer: (code, token, what, action) => request('POST', `/api/rooms/${encodeURIComponent(code)}/${what}`, { body: { action }, token }),

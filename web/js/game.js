@@ -23,6 +23,8 @@ export function gameView(root, code, { navigate }) {
   let pending = false;
   let hint = { text: '', bad: false };
   let placement = [];
+  // A placement the engine found losing by force: placed only when confirmed.
+  let risky = null;
   let resignArmed = null;
   let connection = 'connecting';
   let stream = null;
@@ -716,6 +718,28 @@ export function gameView(root, code, { navigate }) {
     hintLine.classList.toggle('bad', hint.bad && Boolean(hint.text));
   }
 
+  /** Places, unless the engine sees the placement lose by force: then it warns first. */
+  async function place(text) {
+    if (risky === text) {
+      risky = null;
+      submit(text);
+      return;
+    }
+    const side = state.side_to_move;
+    try {
+      const answer = await api.check(code, tokens[side], text);
+      if (answer.legal && answer.warning) {
+        risky = text;
+        setHint(`Careful: ${answer.warning.text}. Place anyway, or change it.`, true);
+        render();
+        return;
+      }
+    } catch (_) {
+      // The check is advice: without it, the placement goes ahead.
+    }
+    submit(text);
+  }
+
   function renderPlacement() {
     const show = state.game === 'escampe' && canAct() && placingNow();
     placementBar.hidden = state.game !== 'escampe';
@@ -724,6 +748,7 @@ export function gameView(root, code, { navigate }) {
       return;
     }
     const side = state.side_to_move;
+    const confirming = risky !== null && risky === placement.join('/');
     const buttons = escampe.suggestions(model, side).map((layout, i) => h('button', {
       class: 'btn', type: 'button', 'data-layout': layout, title: layout,
       onclick: () => { placement = layout.split('/'); setHint(`Suggested layout ${i + 1}: ${layout}`); render(); },
@@ -731,7 +756,7 @@ export function gameView(root, code, { navigate }) {
     placementBar.replaceChildren(
       ...buttons,
       h('button', { class: 'btn', type: 'button', disabled: !placement.length, onclick: () => { placement = []; setHint(''); render(); } }, 'Clear'),
-      h('button', { class: 'btn primary', type: 'button', 'data-action': 'place', disabled: placement.length !== 6, onclick: () => submit(placement.join('/')) }, 'Place'));
+      h('button', { class: `btn ${confirming ? 'danger' : 'primary'}`, type: 'button', 'data-action': 'place', disabled: placement.length !== 6, onclick: () => place(placement.join('/')) }, confirming ? 'Place anyway' : 'Place'));
   }
 
   // ---- start -------------------------------------------------------------

@@ -17,6 +17,8 @@ pub use engine::{
     Thought, Tweaks, available_threads, parse_threads,
 };
 pub use plateau_search::score::describe as describe_score;
+/// Plies to the end of a forced win (positive) or loss (negative) a score says, if any.
+pub use plateau_search::score::plies_to_end;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{SolveOptions, SolveReport, Solver};
 

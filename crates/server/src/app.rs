@@ -256,6 +256,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{code}/moves", post(crate::api::play))
         .route("/api/rooms/{code}/resign", post(crate::api::resign))
         .route("/api/rooms/{code}/draw", post(crate::offers::draw))
+        .route("/api/rooms/{code}/check", post(crate::check::check))
         .route("/api/rooms/{code}/takeback", post(crate::offers::takeback))
         .route("/api/rooms/{code}/rematch", post(crate::api::rematch))
         .route("/api/rooms/{code}/record", get(crate::api::record))

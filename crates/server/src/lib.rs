@@ -11,6 +11,7 @@
 mod ai;
 mod api;
 mod app;
+mod check;
 mod clock;
 mod error;
 pub mod limits;

@@ -329,3 +329,39 @@ async fn the_lobby_lists_public_rooms_to_join_and_to_watch() {
     assert!(listed["playing"].as_array().unwrap().is_empty(), "{listed}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_placement_that_loses_by_force_is_flagged_before_it_is_played() {
+    let server = TestServer::start(&temp_db("check"), test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    let url = server.url(&format!("/api/rooms/{code}/check"));
+    // The API doc's example placement: White takes the unicorn in two moves.
+    let (status, risky) = post(&url, json!({"token": black, "move": "C6/A6/B5/D5/E6/F5"})).await;
+    assert_eq!(status, 200, "{risky}");
+    assert_eq!(risky["legal"], true);
+    assert_eq!(risky["warning"]["winner"], "white", "{risky}");
+    assert!(risky["warning"]["in_moves"].as_i64().unwrap() <= 3);
+    // The placement book's safest placement draws no warning.
+    let book = include_str!("../../escampe/src/placement_book.txt")
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let (_, safe) = post(&url, json!({"token": black, "move": book})).await;
+    assert_eq!(safe["legal"], true, "{safe}");
+    assert_eq!(safe["warning"], Value::Null, "{book}: {safe}");
+    let (_, illegal) = post(&url, json!({"token": black, "move": "C6/A6/B5/D5/E6/F2"})).await;
+    assert_eq!(illegal["legal"], false);
+    assert!(
+        illegal["reason"].as_str().unwrap().contains("F2"),
+        "{illegal}"
+    );
+    // Only the side to move may ask, and nothing is played.
+    let (status, _) = post(&url, json!({"token": white, "move": book})).await;
+    assert_eq!(status, 409);
+    let (status, _) = post(&url, json!({"move": book})).await;
+    assert_eq!(status, 403);
+    assert!(moves(&state(&server, &code).await).is_empty());
+    server.stop().await;
+}

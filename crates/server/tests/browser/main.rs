@@ -281,6 +281,20 @@ fn friends(h: &Harness, game: &str, variant: Option<&str>, colour: &str) -> (Pag
     (alice, bob)
 }
 
+/// Places the selected Escampe layout; if the engine warns that it loses by
+/// force, confirms it. Waits until the game has `moves` moves.
+fn place(page: &Page, moves: u64) {
+    page.click(".placement [data-action=place]");
+    let state = page.wait_for(&format!(
+        "+document.querySelector('.game').dataset.moves >= {moves} ? 'placed' \
+         : document.querySelector('.placement [data-action=place]')?.textContent === 'Place anyway' && 'warned'"
+    ));
+    if state == "warned" {
+        page.click(".placement [data-action=place]");
+        wait_moves(page, moves);
+    }
+}
+
 fn ai_game(game: &str, variant: Option<&str>, colour: &str, shot: &str) {
     let Some(h) = harness(shot) else { return };
     let page = h.person();
@@ -339,8 +353,7 @@ fn escampe_against_the_computer_placing_by_clicking_six_squares() {
             "document.querySelectorAll('.board .cell.selected').length === {placed}"
         ));
     }
-    page.click(".placement [data-action=place]");
-    wait_moves(&page, 2);
+    place(&page, 2);
     let mine = play_a_move(&page);
     wait_moves(&page, mine + 1);
     // The imposed liseré is shown, and only pieces on it can move.
@@ -377,7 +390,7 @@ fn escampe_as_black_with_a_suggested_layout() {
     page.screenshot(&screenshot_path("escampe-placement"));
     page.click(".placement [data-layout]");
     page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
-    page.click(".placement [data-action=place]");
+    place(&page, 1);
     // The computer places and moves first; then it is our move.
     wait_moves(&page, 3);
     let mine = play_a_move(&page);
@@ -1250,5 +1263,41 @@ fn escampe_placements_stay_whole_in_the_move_list_and_a_forced_pass_is_explained
         "{hint}"
     );
     page.screenshot(&screenshot_path("escampe-forced-pass"));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn a_placement_that_loses_by_force_is_warned_before_it_is_played() {
+    let Some(h) = harness("placement-warning") else {
+        return;
+    };
+    let page = h.person();
+    // Black places first, against the computer: the API doc's example layout.
+    start_game(
+        &page,
+        &h.base(),
+        "escampe",
+        None,
+        "ai",
+        Some("medium"),
+        "black",
+    );
+    page.wait_for(MY_TURN);
+    for square in ["C6", "A6", "B5", "D5", "E6", "F5"] {
+        page.click(&format!(".board .cell[data-cell='{square}']"));
+    }
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
+    page.click(".placement [data-action=place]");
+    page.wait_for(
+        "document.querySelector('.placement [data-action=place]')?.textContent === 'Place anyway'",
+    );
+    let hint = page.eval("document.querySelector('.hint').textContent");
+    let hint = hint.as_str().unwrap_or("");
+    assert!(hint.contains("wins by force"), "{hint}");
+    assert_eq!(moves(&page), 0, "nothing played yet");
+    page.screenshot(&screenshot_path("placement-warning"));
+    // Confirmed, it is played.
+    page.click(".placement [data-action=place]");
+    wait_moves(&page, 1);
     h.assert_no_page_errors();
 }
