@@ -1,6 +1,9 @@
-// What the page knows about each game beyond the API: its board, and how its
-// sides are called.
+// What the page knows about each game: its board module (drawing and move
+// entry), and from the server's catalogue (`GET /api/games`) everything else —
+// how its sides are called and which starts. Adding a game means adding its
+// board module here; nothing else in the page names games.
 
+import { api } from './api.js';
 import * as escampe from './boards/escampe.js';
 import * as draughts from './boards/draughts.js';
 import * as abalone from './boards/abalone.js';
@@ -19,20 +22,38 @@ export function pickerFor(board, model, legal) {
   return new SequencePicker(board.entries(model, legal));
 }
 
+let catalogue = null;
+let loading = null;
+
+/** The server's catalogue of games and levels, fetched once. */
+export function loadCatalogue() {
+  if (!loading) {
+    loading = api.games().then((value) => { catalogue = value; return value; });
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+function info(game) {
+  return catalogue ? catalogue.games.find((g) => g.name === game) : null;
+}
+
 export function sideName(game, side) {
-  if (game === 'virus' || game === 'ataxx') return side === 'white' ? 'White (o)' : 'Black (x)';
+  const known = info(game);
+  if (known && known.sides && known.sides[side]) return known.sides[side].name;
   return side === 'white' ? 'White' : 'Black';
 }
 
-/** Colour choices on the home page, the side that starts first. */
+/** Colour choices on the home page: a side with something to say first. */
 export function colourChoices(game) {
-  switch (game) {
-    case 'escampe': return [['white', 'White (moves first)'], ['black', 'Black (places first)']];
-    case 'draughts': return [['white', 'White (moves first)'], ['black', 'Black']];
-    case 'virus':
-    case 'ataxx': return [['black', 'Black x (moves first)'], ['white', 'White o']];
-    default: return [['black', 'Black (moves first)'], ['white', 'White']];
-  }
+  const known = info(game);
+  const choice = (side) => {
+    const about = known && known.sides ? known.sides[side] : null;
+    const name = sideName(game, side);
+    return [side, about && about.note ? `${name} · ${about.note}` : name];
+  };
+  const blackFirst = Boolean(known && known.sides && known.sides.black.note && !known.sides.white.note);
+  return blackFirst ? [choice('black'), choice('white')] : [choice('white'), choice('black')];
 }
 
 /** Words for a pass button. */

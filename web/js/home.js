@@ -4,7 +4,7 @@
 
 import { api } from './api.js';
 import { h } from './dom.js';
-import { colourChoices, sideName } from './games.js';
+import { colourChoices, loadCatalogue, sideName } from './games.js';
 import * as store from './store.js';
 
 /** Time controls offered: minutes + seconds added per move. */
@@ -36,7 +36,7 @@ export function homeView(root, { navigate }) {
   };
   refreshLobby();
 
-  api.games().then((catalogue) => buildForm(catalogue)).catch((err) => {
+  loadCatalogue().then((catalogue) => buildForm(catalogue)).catch((err) => {
     form.replaceChildren(h('h2', {}, 'New game'), h('p', { class: 'error' }, `The game list could not be loaded: ${err.message}`));
   });
 

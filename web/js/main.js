@@ -3,6 +3,7 @@
 
 import { homeView } from './home.js';
 import { gameView } from './game.js';
+import { loadCatalogue } from './games.js';
 
 const app = document.getElementById('app');
 let current = null;
@@ -53,4 +54,6 @@ document.addEventListener('click', (event) => {
   navigate(new URL(link.href).pathname);
 });
 window.addEventListener('popstate', route);
-route();
+// Side names come from the catalogue: load it first (a page without it still
+// works, with plain White and Black).
+loadCatalogue().catch(() => {}).finally(route);

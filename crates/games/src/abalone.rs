@@ -1,6 +1,6 @@
 //! Abalone in the registry.
 
-use crate::{GameInfo, GameSpec, Tuning, VariantInfo, engine, erase};
+use crate::{GameInfo, GameSpec, SideInfo, Tuning, VariantInfo, engine, erase};
 use plateau_abalone::{Abalone, AbaloneEval, Layout};
 use plateau_core::Game;
 use plateau_search::Options;
@@ -34,6 +34,16 @@ pub(crate) static INFO: GameInfo = GameInfo {
     position_example: "wwwww/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w0",
     opening_plies: 4,
     draw_by_agreement: true,
+    sides: [
+        SideInfo {
+            name: "White",
+            note: "",
+        },
+        SideInfo {
+            name: "Black",
+            note: "moves first",
+        },
+    ],
     bench_positions: &[
         "5/1www2/2wwww1/3www2/2bbww3/2bwb1b1/1bwbbb1/1bbbb1/1b3 b b0 w0",
         "5/3w2/2w1ww1/3wbw2/2bbww3/1wbwww2/1bbbww1/1bbbbb/1b3 b b1 w0",

@@ -1,6 +1,6 @@
 //! International draughts in the registry.
 
-use crate::{GameInfo, Tuning, engine, erase};
+use crate::{GameInfo, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
 use plateau_search::Options;
@@ -20,6 +20,16 @@ pub(crate) static INFO: GameInfo = GameInfo {
     position_example: "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
     opening_plies: 2,
     draw_by_agreement: true,
+    sides: [
+        SideInfo {
+            name: "White",
+            note: "moves first",
+        },
+        SideInfo {
+            name: "Black",
+            note: "",
+        },
+    ],
     // Middle games from engine self-play (plies 24-42), each with no capture pending.
     bench_positions: &[
         "W:W26,27,33,34,35,36,39,40,42,43,44,46,47,48,49,50:B1,2,3,4,5,6,8,12,13,15,16,17,18,19,20,24",

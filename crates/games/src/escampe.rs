@@ -1,6 +1,6 @@
 //! Escampe in the registry.
 
-use crate::{GameInfo, Tuning, engine, erase};
+use crate::{GameInfo, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_escampe::{Escampe, EscampeEval};
 use plateau_search::Options;
@@ -27,6 +27,16 @@ pub(crate) static INFO: GameInfo = GameInfo {
     position_example: "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2",
     opening_plies: 2,
     draw_by_agreement: false,
+    sides: [
+        SideInfo {
+            name: "White",
+            note: "moves first",
+        },
+        SideInfo {
+            name: "Black",
+            note: "places first",
+        },
+    ],
     bench_positions: &[
         "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3",
         "n2N2/2nn1b/2n3/b1b1n1/4bB/1b4 w -",

@@ -35,6 +35,15 @@ pub struct VariantInfo {
     pub description: &'static str,
 }
 
+/// How people call a side of a game, for pages and messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideInfo {
+    /// `White`, `Black (x)`.
+    pub name: &'static str,
+    /// What is special about playing it: `moves first`, `places first`, or empty.
+    pub note: &'static str,
+}
+
 /// Builds a game of a variant from a text (position text or save file).
 type Reader = fn(&GameSpec, &str) -> Result<Box<dyn AnyGame>, PositionError>;
 
@@ -54,6 +63,8 @@ pub struct GameInfo {
     /// Whether players may agree a draw: only games whose rules know draws
     /// (Escampe and the virus game always have a winner).
     pub draw_by_agreement: bool,
+    /// White's and Black's names, in that order.
+    pub sides: [SideInfo; 2],
     /// Positions searched by `plateau bench`, and to which depth.
     pub bench_positions: &'static [&'static str],
     pub bench_depth: u32,

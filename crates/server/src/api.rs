@@ -83,6 +83,11 @@ pub async fn games() -> Json<Value> {
                 })).collect::<Vec<_>>(),
                 "default_variant": info.variants.first().map(|v| v.name),
                 "position_example": info.position_example,
+                "sides": {
+                    "white": {"name": info.sides[0].name, "note": info.sides[0].note},
+                    "black": {"name": info.sides[1].name, "note": info.sides[1].note},
+                },
+                "draw_by_agreement": info.draw_by_agreement,
             })
         })
         .collect();

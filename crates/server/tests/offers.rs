@@ -365,3 +365,26 @@ async fn a_placement_that_loses_by_force_is_flagged_before_it_is_played() {
     assert!(moves(&state(&server, &code).await).is_empty());
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_catalogue_names_each_games_sides_and_whether_it_has_draws() {
+    let server = TestServer::start(&temp_db("catalogue"), test_config()).await;
+    let (status, catalogue) = get(&server.url("/api/games")).await;
+    assert_eq!(status, 200);
+    let game = |name: &str| {
+        catalogue["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(game("ataxx")["sides"]["black"]["name"], "Black (x)");
+    assert_eq!(game("ataxx")["sides"]["black"]["note"], "moves first");
+    assert_eq!(game("escampe")["sides"]["black"]["note"], "places first");
+    assert_eq!(game("draughts")["sides"]["white"]["note"], "moves first");
+    assert_eq!(game("draughts")["draw_by_agreement"], true);
+    assert_eq!(game("virus")["draw_by_agreement"], false);
+    server.stop().await;
+}
