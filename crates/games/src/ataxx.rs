@@ -171,16 +171,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
     position_example: "x5o/7/7/7/7/7/o5x x",
     opening_plies: 4,
     draw_by_agreement: false,
-    sides: [
-        SideInfo {
-            name: "White (o)",
-            note: "",
-        },
-        SideInfo {
-            name: "Black (x)",
-            note: "moves first",
-        },
-    ],
+    sides: STONE_SIDES,
     bench_positions: &[
         "x4xx/x4xx/3xxxo/2oo1xx/1ooo1x1/1oo2xx/o5x x",
         "x4oo/1x3oo/2x1xoo/3x1oo/4xxo/1o2xxo/o3ooo x",
@@ -259,6 +250,18 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
     }),
 };
 
+/// Ataxx and the virus game name their sides by their stones; Black starts.
+const STONE_SIDES: [SideInfo; 2] = [
+    SideInfo {
+        name: "White (o)",
+        note: "",
+    },
+    SideInfo {
+        name: "Black (x)",
+        note: "moves first",
+    },
+];
+
 pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     name: "ataxx",
     title: "Ataxx",
@@ -267,16 +270,7 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     position_example: "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
     opening_plies: 4,
     draw_by_agreement: true,
-    sides: [
-        SideInfo {
-            name: "White (o)",
-            note: "",
-        },
-        SideInfo {
-            name: "Black (x)",
-            note: "moves first",
-        },
-    ],
+    sides: STONE_SIDES,
     bench_positions: &[
         "x6/1o1x3/ooxxo2/1oxxo2/4x2/5o1/o6 x 3 14",
         "x3o1o/5o1/4ox1/3oox1/7/1x2x2/x6 x 1 8",
