@@ -7,7 +7,6 @@ import { h, toast, copyText } from './dom.js';
 import { boardFor, pickerFor, sideName, passLabel } from './games.js';
 import { openStream } from './stream.js';
 import * as store from './store.js';
-import * as escampe from './boards/escampe.js';
 
 const other = (side) => (side === 'white' ? 'black' : 'white');
 
@@ -19,7 +18,8 @@ export function gameView(root, code, { navigate }) {
   let model = null;
   let picker = null;
   let userFlip = false;
-  let numbers = false;
+  // The board's own view switches (draughts' square numbers), by key.
+  const switches = {};
   let pending = false;
   let hint = { text: '', bad: false };
   let placement = [];
@@ -155,8 +155,8 @@ export function gameView(root, code, { navigate }) {
   }
 
   function placingNow() {
-    return Boolean(state && state.game === 'escampe' && state.status === 'playing' && state.legal_moves === null
-      && model && escampe.placing(model, state.side_to_move));
+    return Boolean(state && state.status === 'playing' && model && board && board.placement
+      && board.placement.active(model, state.side_to_move, state));
   }
 
   function accept(next) {
@@ -279,15 +279,13 @@ export function gameView(root, code, { navigate }) {
   }
 
   function allowedPlacement() {
-    const side = state.side_to_move;
-    const rows = escampe.placementRows(model, side, placement[0]);
-    return new Set(escampe.squares().filter((sq) => rows.includes(Number(sq.slice(1))) && !model.board.has(sq)));
+    return board.placement.allowed(model, state.side_to_move, placement);
   }
 
   function togglePlacement(cell) {
     if (placement.includes(cell)) {
       placement = placement.filter((c) => c !== cell);
-    } else if (placement.length < 6 && allowedPlacement().has(cell)) {
+    } else if (placement.length < board.placement.count && allowedPlacement().has(cell)) {
       placement = [...placement, cell];
     } else {
       return;
@@ -297,9 +295,7 @@ export function gameView(root, code, { navigate }) {
   }
 
   function placementHint() {
-    if (!placement.length) return 'Click six squares: your unicorn first, then five paladins';
-    if (placement.length < 6) return `${6 - placement.length} more square${placement.length === 5 ? '' : 's'} to place`;
-    return 'All six placed: confirm with Place';
+    return board.placement.hint(placement);
   }
 
   async function resign() {
@@ -421,7 +417,7 @@ export function gameView(root, code, { navigate }) {
     if (replayPly !== null) {
       const shownMove = state.moves[replayPly - 1];
       const last = new Set(shownMove && board ? board.lastCells(shownMove) : []);
-      return { ...empty, ghosts: null, pickable: null, last, interactive: false, flipped: flipped(), numbers, showImposed: false };
+      return { ...empty, ...switches, ghosts: null, pickable: null, last, interactive: false, flipped: flipped(), showImposed: false };
     }
     const active = canAct();
     let view = active && picker ? picker.view() : empty;
@@ -429,15 +425,13 @@ export function gameView(root, code, { navigate }) {
     let pickable = null;
     if (active && placingNow()) {
       const side = state.side_to_move;
-      const unicorn = side === 'black' ? 'N' : 'B';
-      const paladin = side === 'black' ? 'n' : 'b';
-      ghosts = new Map(placement.map((sq, i) => [sq, i === 0 ? unicorn : paladin]));
-      pickable = new Set(placement.length < 6 ? [...allowedPlacement()].filter((sq) => !placement.includes(sq)) : []);
+      ghosts = new Map(placement.map((sq, i) => [sq, board.placement.ghost(side, i)]));
+      pickable = new Set(placement.length < board.placement.count ? [...allowedPlacement()].filter((sq) => !placement.includes(sq)) : []);
       view = { ...empty, selected: new Set(placement) };
     }
     const lastMove = state.moves[state.moves.length - 1];
     const last = new Set(lastMove && board ? board.lastCells(lastMove) : []);
-    return { ...view, ghosts, pickable, last, interactive: active, flipped: flipped(), numbers, showImposed: state.status === 'playing' };
+    return { ...view, ghosts, pickable, last, interactive: active, flipped: flipped(), ...switches, showImposed: state.status === 'playing' };
   }
 
   function renderBoard() {
@@ -617,8 +611,8 @@ export function gameView(root, code, { navigate }) {
       for (const move of picker.buttons) items.push(h('button', { class: 'btn primary', type: 'button', 'data-move': move, onclick: () => submit(move) }, passLabel(move)));
     }
     items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'flip', 'aria-pressed': String(userFlip), onclick: () => { userFlip = !userFlip; render(); } }, 'Flip board'));
-    if (state.game === 'draughts') {
-      items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'numbers', 'aria-pressed': String(numbers), onclick: () => { numbers = !numbers; render(); } }, 'Square numbers'));
+    for (const toggle of (board && board.toggles) || []) {
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': toggle.key, 'aria-pressed': String(Boolean(switches[toggle.key])), onclick: () => { switches[toggle.key] = !switches[toggle.key]; render(); } }, toggle.label));
     }
     if (playing && seated().length) {
       const asker = bothHere() ? other(state.side_to_move) : seated()[0];
@@ -711,7 +705,7 @@ export function gameView(root, code, { navigate }) {
     let text = hint.text;
     if (!text && state && model && board) {
       if (canAct() && placingNow()) text = placementHint();
-      else if (canAct() && state.game === 'abalone') text = 'Select 1-3 marbles in a line, then click where they go (a green dot)';
+      else if (canAct() && board.moveHint) text = board.moveHint;
       else text = board.describe(model, state);
     }
     hintLine.textContent = text;
@@ -741,15 +735,15 @@ export function gameView(root, code, { navigate }) {
   }
 
   function renderPlacement() {
-    const show = state.game === 'escampe' && canAct() && placingNow();
-    placementBar.hidden = state.game !== 'escampe';
+    const show = canAct() && placingNow();
+    placementBar.hidden = !(board && board.placement);
     if (!show) {
       placementBar.replaceChildren();
       return;
     }
     const side = state.side_to_move;
     const confirming = risky !== null && risky === placement.join('/');
-    const buttons = escampe.suggestions(model, side).map((layout, i) => h('button', {
+    const buttons = board.placement.suggestions(model, side).map((layout, i) => h('button', {
       class: 'btn', type: 'button', 'data-layout': layout, title: layout,
       onclick: () => { placement = layout.split('/'); setHint(`Suggested layout ${i + 1}: ${layout}`); render(); },
     }, `Layout ${i + 1}`));

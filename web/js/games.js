@@ -58,5 +58,5 @@ export function colourChoices(game) {
 
 /** Words for a pass button. */
 export function passLabel(move) {
-  return move === 'E' || move === '0000' ? 'Pass' : move;
+  return Object.values(BOARDS).some((board) => board.passMove === move) ? 'Pass' : move;
 }

@@ -108,4 +108,28 @@ mod tests {
             assert!(asset.etag.starts_with('"') && asset.etag.ends_with('"'));
         }
     }
+
+    /// Adding a game touches its board module and the games list only: the
+    /// shared page code names no game.
+    #[test]
+    fn the_shared_page_code_names_no_game() {
+        for path in [
+            "/js/game.js",
+            "/js/home.js",
+            "/js/main.js",
+            "/js/picker.js",
+            "/js/stream.js",
+        ] {
+            let asset = find(path).unwrap_or_else(|| panic!("{path} is embedded"));
+            let text = std::str::from_utf8(asset.body).expect("UTF-8");
+            for info in plateau_games::GAMES {
+                assert!(
+                    !text.contains(&format!("'{}'", info.name))
+                        && !text.contains(&format!("/{}.js", info.name)),
+                    "{path} names the game {}",
+                    info.name
+                );
+            }
+        }
+    }
 }

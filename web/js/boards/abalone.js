@@ -217,3 +217,6 @@ export function draw(model, view) {
 export function bottomSide(model, flipped) {
   return flipped ? 'white' : 'black';
 }
+
+/** What to do, said under the board when it is the player's move. */
+export const moveHint = 'Select 1-3 marbles in a line, then click where they go (a green dot)';

@@ -101,3 +101,6 @@ export function draw(model, view) {
 export function bottomSide(model, flipped) {
   return flipped ? 'white' : 'black';
 }
+
+/** The move that passes, shown as a "Pass" button. */
+export const passMove = '0000';

@@ -157,3 +157,6 @@ export function draw(model, view) {
 export function bottomSide(model, flipped) {
   return flipped ? 'black' : 'white';
 }
+
+/** View switches the room page offers for this board (passed to `draw` as `view[key]`). */
+export const toggles = [{ key: 'numbers', label: 'Square numbers' }];

@@ -167,3 +167,32 @@ export function bottomSide(model, flipped, seat) {
   const blackLow = black.length ? black.reduce((a, b) => a + b, 0) / black.length < 3.5 : seat === 'black';
   return blackLow !== flipped ? 'black' : 'white';
 }
+
+/**
+ * Placing pieces before play, as the room page drives it for any board that
+ * exports `placement`: how many squares, which ones may be clicked, what each
+ * clicked square shows, the words, and layouts to suggest.
+ */
+export const placement = {
+  count: 6,
+  active(model, side, state) {
+    return state.legal_moves === null && placing(model, side);
+  },
+  allowed(model, side, chosen) {
+    const rows = placementRows(model, side, chosen[0]);
+    return new Set(squares().filter((sq) => rows.includes(Number(sq.slice(1))) && !model.board.has(sq)));
+  },
+  ghost(side, index) {
+    if (side === 'black') return index === 0 ? 'N' : 'n';
+    return index === 0 ? 'B' : 'b';
+  },
+  hint(chosen) {
+    if (!chosen.length) return 'Click six squares: your unicorn first, then five paladins';
+    if (chosen.length < 6) return `${6 - chosen.length} more square${chosen.length === 5 ? '' : 's'} to place`;
+    return 'All six placed: confirm with Place';
+  },
+  suggestions,
+};
+
+/** The move that passes, shown as a "Pass" button. */
+export const passMove = 'E';
