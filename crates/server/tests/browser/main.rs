@@ -1185,6 +1185,53 @@ fn abalone_last_move_shows_every_marble_that_moved() {
     h.assert_no_page_errors();
 }
 
+/// Escampe's liseré marks (1-3 per square) cannot be taken for pieces: no
+/// ring or disc, and nothing where a piece stands (the middle of the square);
+/// each square still shows as many marks as its liseré, at desktop and phone size.
+#[test]
+fn escampe_lisere_marks_are_not_mistaken_for_pieces() {
+    let Some(h) = harness("lisere") else { return };
+    let (code, white, black) = friend_room_over_api(
+        &h,
+        serde_json::json!({"game": "escampe", "seat": "white", "opponent": "friend"}),
+    );
+    play_over_api(
+        &h,
+        &code,
+        &white,
+        &black,
+        &["C6/A6/B5/D5/E6/F5", "B2/A1/B1/C2/E2/F2"],
+    );
+    let page = h.person();
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.wait_for("document.querySelectorAll('.board .cell.occupied').length === 12");
+    let check = "(async () => { \
+           const e = await import('/js/boards/escampe.js'); \
+           const svg = document.querySelector('.board'); \
+           const bad = []; \
+           for (const cell of svg.querySelectorAll('.cell')) { \
+             const marks = [...cell.querySelectorAll('.lisere')]; \
+             if (marks.length !== e.lisere(cell.dataset.cell)) bad.push(cell.dataset.cell + ': ' + marks.length + ' marks'); \
+             for (const mark of marks) { \
+               if (['circle', 'ellipse'].includes(mark.tagName)) { bad.push(cell.dataset.cell + ': a ' + mark.tagName); continue; } \
+               const p = svg.createSVGPoint(); \
+               for (let i = 0; i < 16; i += 1) for (const r of [0, 0.1, 0.2, 0.3]) { \
+                 p.x = 0.5 + r * Math.cos(i * Math.PI / 8); p.y = 0.5 + r * Math.sin(i * Math.PI / 8); \
+                 if (mark.isPointInFill(p) || mark.isPointInStroke(p)) { bad.push(cell.dataset.cell + ': a mark where pieces stand'); i = 16; break; } \
+               } \
+             } \
+           } \
+           return [...new Set(bad)].slice(0, 6).join('; '); })()";
+    assert_eq!(page.eval(check), "");
+    page.screenshot(&screenshot_path("escampe-lisere-desktop"));
+    page.set_viewport(390, 844, true);
+    page.reload();
+    page.wait_for("document.querySelectorAll('.board .cell.occupied').length === 12");
+    assert_eq!(page.eval(check), "");
+    page.screenshot(&screenshot_path("escampe-lisere-phone"));
+    h.assert_no_page_errors();
+}
+
 /// The board modules read each game's position text and turn its moves into
 /// clicks as the rules say (checked in the page itself, on set positions).
 #[test]
