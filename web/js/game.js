@@ -35,6 +35,9 @@ export function gameView(root, code, { navigate }) {
   let replayModel = null;
   let replayText = '';
   let positions = null;
+  // The position before the last move, {moves, text} (the moves it is for):
+  // boards draw a capture's path or a push from it.
+  let before = null;
   // When the state's clock times were read (they are the server's "now").
   let clockAt = 0;
 
@@ -163,11 +166,13 @@ export function gameView(root, code, { navigate }) {
     if (!next || typeof next.version !== 'number') return;
     if (state && next.version < state.version) return;
     const moved = !state || next.version !== state.version || next.position !== state.position;
+    const prior = state;
     state = next;
     clockAt = performance.now();
     if (stream) stream.seen(state.version);
     if (moved) {
       positions = null;
+      keepBefore(prior);
       if (replayPly !== null) showPly(replayPly);
       board = boardFor(state.game);
       model = board ? board.parse(state.position) : null;
@@ -177,6 +182,35 @@ export function gameView(root, code, { navigate }) {
       remember();
     }
     render();
+  }
+
+  /** Keeps the position before the last move: the previous state's, else the server's replay. */
+  function keepBefore(prior) {
+    const key = state.moves.join(' ');
+    if (prior && prior.moves.join(' ') === state.moves.slice(0, -1).join(' ') && state.moves.length) {
+      before = { moves: key, text: prior.position };
+    } else if (state.moves.length && (!before || before.moves !== key)) {
+      before = null;
+      api.positions(code).then((answer) => {
+        if (destroyed || !state || answer.moves.join(' ') !== state.moves.join(' ')) return;
+        before = { moves: answer.moves.join(' '), text: answer.positions[answer.positions.length - 2] };
+        render();
+      }, () => {}); // without it the highlight shows the cells the move names
+    }
+  }
+
+  /** The last-move highlight of move `ply` (1-based): its cells, and the pieces it took. */
+  function lastMarks(ply) {
+    const move = state.moves[ply - 1];
+    if (!move || !board) return { last: new Set(), taken: new Set() };
+    let text = null;
+    if (positions && positions.length === state.moves.length + 1) text = positions[ply - 1];
+    else if (before && ply === state.moves.length && before.moves === state.moves.join(' ')) text = before.text;
+    const prev = text ? board.parse(text) : null;
+    return {
+      last: new Set(board.lastCells(move, prev)),
+      taken: new Set(board.takenCells ? board.takenCells(move, prev) : []),
+    };
   }
 
   function remember() {
@@ -415,9 +449,7 @@ export function gameView(root, code, { navigate }) {
   function boardView() {
     const empty = { playable: new Set(), selected: new Set(), targets: new Map(), hasSelection: false };
     if (replayPly !== null) {
-      const shownMove = state.moves[replayPly - 1];
-      const last = new Set(shownMove && board ? board.lastCells(shownMove) : []);
-      return { ...empty, ...switches, ghosts: null, pickable: null, last, interactive: false, flipped: flipped(), showImposed: false };
+      return { ...empty, ...switches, ghosts: null, pickable: null, ...lastMarks(replayPly), interactive: false, flipped: flipped(), showImposed: false };
     }
     const active = canAct();
     let view = active && picker ? picker.view() : empty;
@@ -429,9 +461,7 @@ export function gameView(root, code, { navigate }) {
       pickable = new Set(placement.length < board.placement.count ? [...allowedPlacement()].filter((sq) => !placement.includes(sq)) : []);
       view = { ...empty, selected: new Set(placement) };
     }
-    const lastMove = state.moves[state.moves.length - 1];
-    const last = new Set(lastMove && board ? board.lastCells(lastMove) : []);
-    return { ...view, ghosts, pickable, last, interactive: active, flipped: flipped(), ...switches, showImposed: state.status === 'playing' };
+    return { ...view, ghosts, pickable, ...lastMarks(state.moves.length), interactive: active, flipped: flipped(), ...switches, showImposed: state.status === 'playing' };
   }
 
   function renderBoard() {

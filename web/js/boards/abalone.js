@@ -162,8 +162,31 @@ export class AbalonePicker {
   }
 }
 
-export function lastCells(move) {
-  return move.match(/[a-i][1-9]/g) || [];
+/**
+ * The cells of the last move: with `before` (the position before it), every
+ * moved marble's cell and destination and every marble it pushed (an ejected
+ * one's last cell); without it, the cells the move names.
+ */
+export function lastCells(move, before) {
+  const named = move.match(/[a-i][1-9]/g) || [];
+  const decoded = before ? decode(before, move) : null;
+  if (!decoded) return named;
+  const cells = new Set(decoded.group);
+  for (const c of decoded.group) {
+    const to = step(c, decoded.dir);
+    if (to) cells.add(to);
+  }
+  if (decoded.inline) {
+    // The enemy line in front is pushed one cell (off the board at the edge).
+    const mover = before.board.get(decoded.trailing);
+    let at = step(decoded.group[decoded.group.length - 1], decoded.dir);
+    while (at && before.board.has(at) && before.board.get(at) !== mover) {
+      cells.add(at);
+      at = step(at, decoded.dir);
+      if (at) cells.add(at);
+    }
+  }
+  return [...cells];
 }
 
 export function autoFlip(model, seat) {
@@ -194,7 +217,8 @@ export function draw(model, view) {
     const [row, d] = split(cell);
     const [x, y] = position(row, d, view.flipped);
     const marble = model.board.get(cell);
-    let inner = '<circle class="hole" r="0.42"/><circle class="hl" r="0.46"/>';
+    // The highlight shows as a ring around a marble (r 0.43): wide enough to see.
+    let inner = '<circle class="hole" r="0.42"/><circle class="hl" r="0.485"/>';
     if (marble) inner += disc(0, 0, 0.43, marble);
     inner += '<circle class="tg" r="0.15"/><circle class="focus-ring" r="0.48"/>';
     const label = `${cell}${marble ? `, ${marble} marble` : ''}`;

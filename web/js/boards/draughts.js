@@ -38,7 +38,8 @@ const DIRECTIONS = [[-1, -1], [-1, 1], [1, -1], [1, 1]];
 /**
  * Every complete capture sequence of the piece on `from` (Turkish strike:
  * taken pieces stay on the board until the end and cannot be jumped twice;
- * the start square counts as empty), as {path: [landing squares], count}.
+ * the start square counts as empty), as {path: [landing squares], count,
+ * taken: [squares of the men taken, in order]}.
  */
 export function captureSequences(model, from) {
   const me = model.board.get(from);
@@ -78,7 +79,7 @@ export function captureSequences(model, from) {
         lc += dc;
       }
     }
-    if (!extended && path.length) out.push({ path: [...path], count: captured.size });
+    if (!extended && path.length) out.push({ path: [...path], count: captured.size, taken: [...captured] });
   };
   search(from, new Set(), []);
   return out;
@@ -114,8 +115,37 @@ export function entries(model, legal) {
   }
 }
 
-export function lastCells(move) {
+/**
+ * The capture sequence a move played from `before` (the position before it):
+ * the one listing the move's landings, or, for `from`x`to`, one of the
+ * largest ending there (the server writes the full path when two captures
+ * share start and end, so any left take the same men). Null for a quiet move,
+ * or when `before` is not known.
+ */
+function playedCapture(move, before) {
+  if (!before || !move.includes('x')) return null;
+  const squares = move.split('x').map(Number);
+  const [from] = squares;
+  const to = squares[squares.length - 1];
+  const fits = (s) => (squares.length > 2
+    ? s.path.length === squares.length - 1 && s.path.every((sq, i) => sq === squares[i + 1])
+    : s.path[s.path.length - 1] === to);
+  const found = captureSequences(before, from).filter(fits);
+  if (!found.length) return null;
+  return found.reduce((best, s) => (s.count > best.count ? s : best));
+}
+
+/** The squares of the last move: every landing of a capture when `before` is known. */
+export function lastCells(move, before) {
+  const capture = playedCapture(move, before);
+  if (capture) return [move.split('x')[0], ...capture.path].map(String);
   return move.split(/[-x]/).map(Number).filter((n) => n >= 1 && n <= 50).map(String);
+}
+
+/** The squares of the men the last move took (they are empty now). */
+export function takenCells(move, before) {
+  const capture = playedCapture(move, before);
+  return capture ? capture.taken.map(String) : [];
 }
 
 export function autoFlip(model, seat) {
@@ -140,15 +170,21 @@ export function draw(model, view) {
     const [r, c] = coords(n);
     const [x, y] = view.flipped ? [9 - c, 9 - r] : [c, r];
     const p = model.board.get(n);
+    const taken = view.taken && view.taken.has(String(n));
     let inner = '<rect class="sq-dark" width="1" height="1"/><rect class="hl" x="0.03" y="0.03" width="0.94" height="0.94"/>';
     if (p) {
       const ring = `<circle cx="0.5" cy="0.5" r="0.27" fill="none" stroke="${p.side === 'white' ? '#b7b0a0' : '#55585e'}" stroke-width="0.03"/>`;
       const crown = p.king ? '<polygon class="crown" points="0.3,0.58 0.3,0.38 0.4,0.48 0.5,0.33 0.6,0.48 0.7,0.38 0.7,0.58"/>' : '';
       inner += disc(0.5, 0.5, 0.38, p.side, ring + crown);
+    } else if (taken) {
+      // A man the last move took: a faint outline of it, crossed out (they
+      // belong to the side to move now).
+      inner += `<g class="taken-mark"><circle class="piece-${model.side}" cx="0.5" cy="0.5" r="0.34"/>`
+        + '<path d="M0.33,0.33 L0.67,0.67 M0.67,0.33 L0.33,0.67"/></g>';
     }
     if (view.numbers) inner += `<text class="num" x="0.05" y="0.2">${n}</text>`;
     inner += '<circle class="tg" cx="0.5" cy="0.5" r="0.14"/><rect class="focus-ring" x="0.05" y="0.05" width="0.9" height="0.9"/>';
-    const label = `square ${n}${p ? `, ${p.side} ${p.king ? 'king' : 'man'}` : ''}`;
+    const label = `square ${n}${p ? `, ${p.side} ${p.king ? 'king' : 'man'}` : taken ? ', taken by the last move' : ''}`;
     body += cellGroup({ id: String(n), x, y, view, label, inner, occupied: Boolean(p) });
   }
   return { viewBox: '-0.15 -0.15 10.3 10.3', body, title: 'Draughts board' };

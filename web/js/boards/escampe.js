@@ -1,6 +1,6 @@
 // Escampe: a 6x6 board whose squares carry a liseré of 1-3 lines (drawn as
-// rings), unicorns and paladins; placements on two rows, then moves `B1-D1`,
-// the pass `E`. Position text: `n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2`.
+// nested corner brackets), unicorns and paladins; placements on two rows,
+// then moves `B1-D1`, the pass `E`. Position text: `n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2`.
 
 import { cellGroup, disc } from './svg.js';
 
@@ -122,6 +122,24 @@ function piece(letter) {
   return disc(0.5, 0.5, 0.22, side);
 }
 
+/**
+ * A square's liseré: 1-3 nested lines drawn only at the square's corners, as
+ * brackets. Rings around the middle read as empty pieces; corners stay clear
+ * of where a piece stands.
+ */
+function lisereMarks(lines) {
+  let out = '';
+  for (let i = 0; i < lines; i += 1) {
+    const a = (0.09 + i * 0.07).toFixed(2); // inset from the edge
+    const b = (0.26 + i * 0.03).toFixed(2); // where the bracket's arms end
+    const c = (1 - a).toFixed(2);
+    const d = (1 - b).toFixed(2);
+    out += `<path class="lisere" d="M${a},${b} L${a},${a} L${b},${a} M${d},${a} L${c},${a} L${c},${b}`
+      + ` M${c},${d} L${c},${c} L${d},${c} M${b},${c} L${a},${c} L${a},${d}"/>`;
+  }
+  return out;
+}
+
 /** `view`: {flipped, playable, selected, targets, last, interactive, ghosts: Map square->letter}. */
 export function draw(model, view) {
   const imposed = new Set();
@@ -139,7 +157,7 @@ export function draw(model, view) {
     const lines = lisere(sq);
     let inner = '<rect class="sq-light" width="1" height="1" stroke="#b89a6a" stroke-width="0.02"/>'
       + '<rect class="hl" x="0.04" y="0.04" width="0.92" height="0.92" rx="0.08"/>';
-    for (let i = 0; i < lines; i += 1) inner += `<circle class="lisere" cx="0.5" cy="0.5" r="${0.43 - i * 0.065}"/>`;
+    inner += lisereMarks(lines);
     const letter = model.board.get(sq);
     const ghost = view.ghosts && view.ghosts.get(sq);
     if (letter) inner += piece(letter);

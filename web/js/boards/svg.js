@@ -17,6 +17,7 @@ export function cellGroup({ id, x, y, view, label, inner, occupied = false }) {
   if (target) classes.push('target', target);
   if (view.pickable && view.pickable.has(id)) classes.push('pickable');
   if (view.last.has(id)) classes.push('last');
+  if (view.taken && view.taken.has(id)) classes.push('taken');
   if (view.imposed && view.imposed.has(id)) classes.push('imposed');
   if (occupied) classes.push('occupied');
   const active = view.interactive && (playable || target || view.selected.has(id) || (view.pickable && view.pickable.has(id)));
