@@ -4,6 +4,7 @@
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::limits::Kind;
+use crate::room::Status;
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use plateau_games::GameSpec;
@@ -40,7 +41,7 @@ pub async fn lobby(
                 "increment_s": increment as f64 / 1000.0,
             })),
         });
-        if room.status == "waiting" {
+        if Status::parse(&room.status) == Some(Status::Waiting) {
             // The creator's seat: the one taken.
             entry["creator"] = json!(room.seats.first());
             waiting.push(entry);
