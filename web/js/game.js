@@ -178,6 +178,7 @@ export function gameView(root, code, { navigate }) {
       model = board ? board.parse(state.position) : null;
       picker = board && Array.isArray(state.legal_moves) && state.status === 'playing' ? pickerFor(board, model, state.legal_moves) : null;
       placement = [];
+      risky = null;
       if (!pending) hint = { text: '', bad: false };
       remember();
     }

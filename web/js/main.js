@@ -13,7 +13,9 @@ function route() {
   const room = /^\/r\/([A-Za-z0-9]{5})\/?$/.exec(location.pathname);
   const badRoom = !room && /^\/r\/([^/]*)/.exec(location.pathname);
   if (badRoom) {
-    current = badCode(decodeURIComponent(badRoom[1]));
+    let text = badRoom[1];
+    try { text = decodeURIComponent(text); } catch (_) { /* shown as typed */ }
+    current = badCode(text);
     document.title = 'plateau · no such room';
     return;
   }

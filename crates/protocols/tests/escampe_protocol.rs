@@ -44,6 +44,23 @@ impl Running {
         self.handle.join().unwrap()
     }
 
+    /// Waits for a log line containing `needle` (earlier lines are consumed);
+    /// returns the lines seen, that one last.
+    fn wait_log(&self, needle: &str) -> Vec<String> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let mut seen = Vec::new();
+        while std::time::Instant::now() < deadline {
+            if let Ok(line) = self.log.recv_timeout(Duration::from_millis(50)) {
+                let found = line.contains(needle);
+                seen.push(line);
+                if found {
+                    return seen;
+                }
+            }
+        }
+        panic!("no log line with {needle:?}: {seen:#?}");
+    }
+
     /// The tournament and every line it logged.
     fn finish(self) -> (Tournament, Vec<String>) {
         let tournament = self.handle.join().unwrap();
@@ -823,4 +840,38 @@ fn variety_makes_a_deterministic_pairing_play_different_games() {
     // With --variety 4, Blanc chooses among its best: another opening.
     let (first, third) = blanc_openings(4);
     assert_ne!(first, third);
+}
+
+#[test]
+fn a_registered_player_never_takes_another_players_place() {
+    let arbiter = arbiter(config(3, 30.0));
+    let port = arbiter.port;
+    let alice = one_game_per_connection(port, "alice", 2, 1);
+    arbiter.seated();
+    let bob = one_game_per_connection(port, "bob", 2, 2);
+    arbiter.wait_log("game 2:");
+    assert_eq!(alice.join().unwrap(), 2);
+    assert_eq!(bob.join().unwrap(), 2);
+    // Game 3 waits for Alice (Blanc): a newcomer fills her place first.
+    arbiter.wait_log("waiting up to");
+    let zed = one_game_per_connection(port, "zed", 1, 3);
+    arbiter.wait_log("zed takes the place of alice");
+    // The real Alice comes back while the arbiter waits for Bob: she must not
+    // be seated as Bob.
+    let late_alice = std::thread::spawn(move || Scripted::connect(port, "alice").play(1, &[], 4));
+    let waited = arbiter.wait_log("alice waits");
+    assert!(
+        waited.iter().all(|l| !l.contains("takes the place of bob")),
+        "{waited:#?}"
+    );
+    let bob_again = one_game_per_connection(port, "bob", 1, 5);
+    let (tournament, log) = arbiter.finish();
+    assert_eq!(zed.join().unwrap(), 1);
+    assert_eq!(bob_again.join().unwrap(), 1);
+    assert!(
+        late_alice.join().unwrap().is_empty(),
+        "the spare plays no game"
+    );
+    assert_eq!(tournament.reports.len(), 3, "{log:#?}");
+    assert_eq!(tournament.reports[2].names, ["zed", "bob"]);
 }

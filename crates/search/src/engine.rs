@@ -214,7 +214,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         }
         result.best = Some(root[0]);
         result.pv = vec![root[0]];
-        if root.len() == 1 && limits.is_timed() {
+        // One move left is answered at once, unless others were excluded:
+        // then its own score is what the caller compares.
+        if root.len() == 1 && limits.is_timed() && excluded.is_none() {
             result.score = self.evaluator.evaluate(game);
             return result;
         }

@@ -11,7 +11,7 @@ const AI_TABLE_MB: usize = 8;
 /// The engine of an AI seat at `level`. One thread per search, whatever the
 /// machine: the pool already runs one search per core (`ai_threads`), so
 /// threads within a search would only compete with the other rooms'.
-fn ai_choice(level: Level) -> EngineChoice {
+pub(crate) fn ai_choice(level: Level) -> EngineChoice {
     EngineChoice {
         profile: Profile::Level(level),
         tweaks: Tweaks {
@@ -85,8 +85,16 @@ async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::Api
                 .await
                 .map(|_| ())
         }
-        // The room changed while thinking (a resignation): nothing to play.
-        Ok(Ok(_)) => Ok(()),
+        // The room changed while thinking (a resignation, a declined draw
+        // offer, a takeback): this answer is stale. If the AI is still to move,
+        // it thinks again; a search asked for meanwhile was skipped while this
+        // one ran.
+        Ok(Ok(_)) => {
+            if room.data.ai_to_move() {
+                schedule(Arc::clone(&state), code.to_string());
+            }
+            Ok(())
+        }
         Ok(Err(reason)) => Err(crate::error::ApiError::internal(reason)),
         Err(err) => Err(crate::error::ApiError::internal(format!(
             "AI task failed: {err}"

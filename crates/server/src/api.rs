@@ -389,6 +389,8 @@ pub async fn resign(
     let room = state.room(&code, peer.ip()).await?;
     let mut room = room.lock().await;
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    // A flag that has fallen decides the game before a resignation can.
+    crate::clock::check_flag(&state, &mut room).await?;
     match room.data.status {
         Status::Finished => return Err(ApiError::conflict("the game is over")),
         Status::Waiting => return Err(ApiError::conflict("the game has not started")),

@@ -183,6 +183,7 @@ impl AppState {
             ));
         }
         let expected = room.data.version;
+        let old_deadline = room.data.clock.and_then(|c| c.deadline());
         next.version = expected + 1;
         let state = room.state_of(&next);
         let payload = state.to_string();
@@ -198,7 +199,11 @@ impl AppState {
         }
         room.data = next;
         room.publish(payload);
-        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline()) {
+        // One timer per running clock: a change that leaves it as it was
+        // (an offer, say) sets none.
+        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
+            && Some(deadline) != old_deadline
+        {
             crate::clock::watch(Arc::clone(self), room.data.code.clone(), deadline);
         }
         Ok(state)

@@ -42,14 +42,15 @@ pub async fn check(
     Body(body): Body<CheckBody>,
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
-    let (spec, mut game) = {
+    state.limit(peer.ip(), Kind::Join)?;
+    let (spec, mut game, mover) = {
         let shared = state.room(&code, peer.ip()).await?;
         let room = shared.lock().await;
         let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
         if room.data.game.side_to_move() != seat {
             return Err(ApiError::conflict("not your turn"));
         }
-        (room.data.spec, room.data.game.clone_box())
+        (room.data.spec, room.data.game.clone_box(), seat)
     };
     if body.mv.len() > 200 {
         return Err(ApiError::unprocessable("that is too long to be a move"));
@@ -67,7 +68,10 @@ pub async fn check(
     }
     // The search shares the AI's pool, so checks cannot starve the games.
     let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
-    let opponent = game.side_to_move();
+    // After a move the same side may still be to move (Escampe's Blanc places,
+    // then moves first): read the score from the mover's side.
+    let mover_to_move = game.side_to_move() == mover;
+    let opponent = !mover;
     let verdict = tokio::task::spawn_blocking(move || {
         let mut engine = spec.engine(Profile::Level(Level::Strong), 0);
         let limits = Limits {
@@ -84,8 +88,14 @@ pub async fn check(
         Ok(Err(reason)) => return Err(ApiError::internal(reason)),
         Err(err) => return Err(ApiError::internal(format!("check failed: {err}"))),
     };
-    // The opponent is to move: a positive count is its forced win.
-    let warning = plateau_games::plies_to_end(thought.score)
+    let mover_score = if mover_to_move {
+        thought.score
+    } else {
+        -thought.score
+    };
+    // A negative count is the mover's forced loss.
+    let warning = plateau_games::plies_to_end(mover_score)
+        .map(|plies| -plies)
         .filter(|&plies| plies > 0 && (plies + 1) / 2 <= WARN_WITHIN_MOVES)
         .map(|plies| {
             let moves = (plies + 1) / 2;

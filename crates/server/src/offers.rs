@@ -9,6 +9,7 @@
 use crate::api::{Body, seat, token};
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::limits::Kind;
 use crate::room::{GameResult, Offer, OfferKind, Room, RoomData, Status, side_name};
 use crate::storage::Change;
 use axum::Json;
@@ -51,6 +52,10 @@ const AI_DRAW_MARGIN: i32 = 25;
 
 /// The AI's search before answering a draw offer.
 const AI_DRAW_THINK: Duration = Duration::from_millis(300);
+
+/// History lines a room keeps at most: offers stop being accepted beyond it,
+/// so that offering and withdrawing in a loop cannot grow a room without end.
+pub(crate) const MAX_LOG: usize = 200;
 
 /// Removes a pending offer, recording the change.
 pub(crate) fn clear_offer(next: &mut RoomData, changes: &mut Vec<Change>) {
@@ -127,11 +132,17 @@ pub async fn draw(
     headers: HeaderMap,
     Body(body): Body<OfferBody>,
 ) -> Result<Json<Value>, ApiError> {
+    state.limit(peer.ip(), Kind::Join)?;
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
+    if body.action == Action::Offer && room.data.log.len() >= MAX_LOG {
+        return Err(ApiError::conflict(
+            "too many offers in this game: answer with a move",
+        ));
+    }
     if !room.data.spec.info.draw_by_agreement {
         return Err(ApiError::conflict(format!(
             "{} has no draw by agreement: every game has a winner",
@@ -151,7 +162,7 @@ pub async fn draw(
         }
         Action::Offer if next.is_ai(!seat) => {
             note(&mut next, &mut changes, format!("{me} offered a draw"));
-            if ai_accepts_draw(&room.data, !seat).await {
+            if ai_accepts_draw(&state, &room.data, !seat).await {
                 agree_draw(&mut next, &mut changes, "the AI accepted the draw".into());
             } else {
                 clear_offer(&mut next, &mut changes);
@@ -206,14 +217,16 @@ fn agree_draw(next: &mut RoomData, changes: &mut Vec<Change>, text: String) {
 
 /// Whether the AI, playing `ai`, takes a draw: unless a short search finds
 /// it better by [`AI_DRAW_MARGIN`].
-async fn ai_accepts_draw(data: &RoomData, ai: Side) -> bool {
+async fn ai_accepts_draw(state: &Arc<AppState>, data: &RoomData, ai: Side) -> bool {
     let Some((_, level)) = data.ai else {
         return false;
     };
     let spec = data.spec;
     let game = data.game.clone_box();
+    // The AI's own pool and engine settings: a draw offer costs what a move does.
+    let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
     let verdict = tokio::task::spawn_blocking(move || {
-        let mut engine = spec.engine(plateau_games::Profile::Level(level), 0);
+        let mut engine = spec.engine_with(&crate::ai::ai_choice(level), 0);
         let mut limits: Limits = level.limits();
         limits.movetime = Some(
             limits
@@ -230,6 +243,7 @@ async fn ai_accepts_draw(data: &RoomData, ai: Side) -> bool {
         Some(ours < AI_DRAW_MARGIN)
     })
     .await;
+    drop(permit);
     matches!(verdict, Ok(Some(true)))
 }
 
@@ -242,11 +256,17 @@ pub async fn takeback(
     headers: HeaderMap,
     Body(body): Body<OfferBody>,
 ) -> Result<Json<Value>, ApiError> {
+    state.limit(peer.ip(), Kind::Join)?;
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
+    if body.action == Action::Offer && room.data.log.len() >= MAX_LOG {
+        return Err(ApiError::conflict(
+            "too many offers in this game: answer with a move",
+        ));
+    }
     pending_for(&room, OfferKind::Takeback, seat, body.action)?;
     let mut next = room.data.clone();
     let mut changes = Vec::new();
@@ -307,6 +327,15 @@ fn take_back(
         ApiError::conflict(format!("{} has no move to take back", side_name(side)))
     })?;
     let undone = next.game.history()[keep..].join(" ");
+    // The increments the undone moves earned go too (else move, take back,
+    // repeat would bank time).
+    let movers = next.movers();
+    if let Some(clock) = next.clock.as_mut() {
+        for mover in &movers[keep..] {
+            let left = &mut clock.remaining_ms[mover.index()];
+            *left = (*left - clock.increment_ms).max(1);
+        }
+    }
     next.game = next.truncated(keep).map_err(ApiError::internal)?;
     changes.push(Change::Takeback { keep: keep as u32 });
     // The clock goes to the side to move again; time spent is not given back.

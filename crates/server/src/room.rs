@@ -8,6 +8,9 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
+/// History lines sent with each state (the room keeps them all).
+pub const LOG_SHOWN: usize = 50;
+
 /// Lists of legal moves longer than this are left out of the state (Escampe's
 /// 11 088 placements): clients then submit moves and read the verdict.
 pub const MAX_LISTED_MOVES: usize = 1000;
@@ -308,7 +311,8 @@ impl RoomData {
             })),
             "draw_by_agreement": self.spec.info.draw_by_agreement,
             "can_take_back": can_take_back,
-            "log": self.log,
+            // The latest lines: enough for the page, bounded for every event.
+            "log": &self.log[self.log.len().saturating_sub(LOG_SHOWN)..],
             "public": self.public,
             "clock": self.clock.map(|c| c.shown(crate::clock::now_ms())),
         })

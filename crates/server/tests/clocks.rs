@@ -80,7 +80,10 @@ async fn moves_are_charged_from_the_servers_time_with_the_increment() {
         "60 s, less at least 250 ms of thinking, plus 5 s: {white_ms}"
     );
     assert_eq!(moved["clock"]["running"], "black");
-    assert_eq!(moved["clock"]["black_ms"], 60_000);
+    // Black's clock started as the move was accepted: at most a few
+    // milliseconds have run when the answer is made.
+    let black_ms = moved["clock"]["black_ms"].as_i64().unwrap();
+    assert!((59_500..=60_000).contains(&black_ms), "{black_ms}");
     // A resignation stops both clocks.
     let (_, resigned) = post(
         &server.url(&format!("/api/rooms/{code}/resign")),
@@ -159,5 +162,40 @@ async fn bad_time_controls_are_refused() {
         .await;
         assert_eq!(status, 422, "{clock}: {body}");
     }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_takeback_gives_back_no_time_and_takes_the_increments_back() {
+    let server = TestServer::start(&temp_db("clock-takeback"), test_config()).await;
+    let (code, white, black) = clocked_friend_room(
+        &server,
+        "draughts",
+        json!({"initial_s": 60, "increment_s": 5}),
+    )
+    .await;
+    play_first(&server, &code, &white).await;
+    play_first(&server, &code, &black).await;
+    let before = state(&server, &code).await;
+    assert!(
+        before["clock"]["white_ms"].as_i64().unwrap() > 60_000,
+        "{before}"
+    );
+    post(
+        &server.url(&format!("/api/rooms/{code}/takeback")),
+        json!({"token": white, "action": "offer"}),
+    )
+    .await;
+    let (status, after) = post(
+        &server.url(&format!("/api/rooms/{code}/takeback")),
+        json!({"token": black, "action": "accept"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{after}");
+    for side in ["white_ms", "black_ms"] {
+        let left = after["clock"][side].as_i64().unwrap();
+        assert!(left <= 60_000 && left > 55_000, "{side}: {left}");
+    }
+    assert_eq!(after["clock"]["running"], "white");
     server.stop().await;
 }

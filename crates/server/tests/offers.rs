@@ -363,6 +363,12 @@ async fn a_placement_that_loses_by_force_is_flagged_before_it_is_played() {
     let (status, _) = post(&url, json!({"move": book})).await;
     assert_eq!(status, 403);
     assert!(moves(&state(&server, &code).await).is_empty());
+    // Blanc places and then moves first: its winning placement is no warning
+    // (the score is read from the mover's side, not the side to move).
+    play(&server, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await;
+    let (_, winning) = post(&url, json!({"token": white, "move": "A1/B1/A2/C2/D2/F2"})).await;
+    assert_eq!(winning["legal"], true, "{winning}");
+    assert_eq!(winning["warning"], Value::Null, "{winning}");
     server.stop().await;
 }
 

@@ -59,11 +59,13 @@ pub struct EscampeArbiterArgs {
 }
 
 pub fn run(args: EscampeArbiterArgs) -> Result<()> {
-    if !(args.clock > 0.0 && args.clock.is_finite()) {
-        bail!("--clock must be a positive number of seconds");
+    // A day is more than any tournament game needs, and keeps durations sane.
+    const MAX_SECONDS: f64 = 86_400.0;
+    if !(args.clock > 0.0 && args.clock <= MAX_SECONDS) {
+        bail!("--clock must be a number of seconds above 0 and at most {MAX_SECONDS}");
     }
-    if !(args.seat_timeout >= 0.0 && args.seat_timeout.is_finite()) {
-        bail!("--seat-timeout must be a number of seconds, 0 or more");
+    if !(args.seat_timeout >= 0.0 && args.seat_timeout <= MAX_SECONDS) {
+        bail!("--seat-timeout must be a number of seconds from 0 to {MAX_SECONDS}");
     }
     if args.players < 2 {
         bail!("--players must be at least 2");
@@ -83,6 +85,19 @@ pub fn run(args: EscampeArbiterArgs) -> Result<()> {
         Some(path) => read_openings(path)?,
         None => Vec::new(),
     };
+    let used = (games_per_pair as usize).div_ceil(2);
+    if !openings.is_empty() && used < openings.len() {
+        eprintln!(
+            "warning: {} games per pair use {used} of the {} openings (each is played twice, colours swapped)",
+            games_per_pair,
+            openings.len()
+        );
+    }
+    if !openings.is_empty() && games_per_pair % 2 == 1 {
+        eprintln!(
+            "warning: with an odd number of games per pair, the last opening is played with one colour only"
+        );
+    }
     let listener = TcpListener::bind((args.bind.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.bind, args.port))?;
     let pairs = args.players * (args.players - 1) / 2;

@@ -47,8 +47,8 @@ pub struct EscampeClientArgs {
 }
 
 pub fn run(args: EscampeClientArgs) -> Result<()> {
-    if !(args.clock > 0.0 && args.clock.is_finite()) {
-        bail!("--clock must be a positive number of seconds");
+    if !(args.clock > 0.0 && args.clock <= 86_400.0) {
+        bail!("--clock must be a number of seconds above 0 and at most 86400");
     }
     let config = ClientConfig {
         host: args.host,

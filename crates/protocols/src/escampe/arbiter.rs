@@ -274,12 +274,20 @@ pub fn run_arbiter(
     let players = config.players.max(2);
     let stop = AtomicBool::new(false);
     let (events, arrivals) = channel::<Event>();
+    /// Stops the accepting thread however the schedule ends, a panic
+    /// included (else the scope would wait for it forever).
+    struct StopOnDrop<'a>(&'a AtomicBool);
+    impl Drop for StopOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
     std::thread::scope(|scope| {
         accept_clients(scope, listener, config.name_timeout, events, &stop)?;
+        let _stop = StopOnDrop(&stop);
         let mut lobby = Lobby::new(arrivals, players, config.settle);
         let result = run_schedule(&mut lobby, players, config, log);
         lobby.close_all();
-        stop.store(true, Ordering::Relaxed);
         Ok(result)
     })
 }

@@ -241,6 +241,7 @@ impl Lobby {
             if self.places[player].seat.is_some() {
                 self.spare.push_back(arrival);
             } else {
+                // Its own place if it has one (freed meanwhile), else this one.
                 self.admit(arrival, Some(player), log);
             }
         }
@@ -332,7 +333,8 @@ impl Lobby {
     fn admit(&mut self, arrival: Arrival, waiting_for: Option<usize>, log: &mut dyn FnMut(&str)) {
         let name = arrival.seat.name.clone();
         let peer = arrival.peer;
-        if let Some(index) = self.places.iter().position(|p| p.name == name)
+        let registered = self.places.iter().position(|p| p.name == name);
+        if let Some(index) = registered
             && !self.is_seated(index, log)
         {
             log(&format!("{peer}: {name} is back"));
@@ -359,7 +361,9 @@ impl Lobby {
             });
             return;
         }
-        if let Some(index) = waiting_for
+        // A registered player's program only ever plays in its own place.
+        if registered.is_none()
+            && let Some(index) = waiting_for
             && !self.is_seated(index, log)
         {
             log(&format!(
@@ -371,7 +375,12 @@ impl Lobby {
             return;
         }
         log(&format!(
-            "{peer}: {name} waits (every place is taken and connected)"
+            "{peer}: {name} waits ({})",
+            if registered.is_some() {
+                "its place is taken by a connected client"
+            } else {
+                "every place is taken and connected"
+            }
         ));
         self.spare.push_back(arrival);
         // A spare that has closed in the meantime is no use to anybody.
