@@ -9,8 +9,35 @@ use plateau_games::{GAMES, GameSpec};
 use plateau_learn::data::{MAGIC, VERSION};
 use plateau_protocols::dxp::wire::{GameRequest, Message, MoveMessage, StartPosition};
 
-/// The seed inputs of a target (empty for an unknown name).
+/// The seed inputs of a target (empty for an unknown name), with the inputs
+/// that once failed it (see [`FOUND`]).
 pub fn seeds(target: &str) -> Vec<Vec<u8>> {
+    let mut seeds = generated(target);
+    seeds.extend(
+        FOUND
+            .iter()
+            .filter(|(name, _)| *name == target)
+            .map(|(_, input)| input.to_vec()),
+    );
+    seeds
+}
+
+/// Inputs the fuzzers found failing, kept so that the smoke test replays
+/// them: a DXP name starting with a control character (fixed in
+/// `pad_name`), a PDN tag value continued past an escaped line break (fixed
+/// in the PDN reader), and two that showed the targets too strict (a Hub
+/// value holding a carriage return, an opening line `*`).
+const FOUND: &[(&str, &[u8])] = &[
+    ("dxp", b"A  \x19             -               0"),
+    ("pdn", b"[Event \"a \\\nb\"]\n1. 31-26 *\n"),
+    (
+        "hub",
+        b"pos pos=Wbcbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwww%wwwwwwswwwwww moves=\"32\r28 09-23\"\n",
+    ),
+    ("arena_files", b"b*"),
+];
+
+fn generated(target: &str) -> Vec<Vec<u8>> {
     let texts = |lines: &[&str]| lines.iter().map(|l| l.as_bytes().to_vec()).collect();
     match target {
         "escampe" | "draughts" | "abalone" | "virus" | "ataxx" => game_seeds(target),

@@ -120,7 +120,7 @@ mod tests {
     use crate::{TARGETS, seeds};
 
     /// Inputs per target beyond the seeds: a few seconds in all.
-    const INPUTS: usize = 2000;
+    const INPUTS: usize = 10_000;
 
     #[test]
     fn every_target_survives_its_seeds_and_their_mutations() {
