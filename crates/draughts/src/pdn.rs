@@ -416,7 +416,12 @@ impl<'a> Reader<'a> {
         let mut value = String::new();
         loop {
             match self.bump() {
+                // A value is on one line: an escaped line break does not
+                // continue it (the writer could not write it back).
                 Some('\\') => match self.bump() {
+                    Some('\n') => {
+                        return self.fail(format!("the value of tag {name} is not closed by \""));
+                    }
                     Some(c) => value.push(c),
                     None => break,
                 },

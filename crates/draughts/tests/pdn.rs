@@ -179,3 +179,19 @@ fn the_position_file_keeps_the_draw_rules_memory() {
         Draughts::new()
     );
 }
+
+/// Found by the `pdn` fuzz target: a backslash before a line break took the
+/// line break into a tag value, which `write_game` wrote as it was, so the
+/// PDN it wrote did not read back. A tag value is on one line.
+#[test]
+fn a_tag_value_does_not_continue_past_an_escaped_line_break() {
+    let text = "[Event \"a \\\nb\"]\n1. 31-26 *\n";
+    let err = read_game(text).expect_err(text).to_string();
+    assert!(
+        err.contains("the value of tag Event is not closed"),
+        "{err}"
+    );
+    let game = read_game("[Event \"a \\\\ \\\" b\"]\n1. 31-26 *\n").unwrap();
+    assert_eq!(game.tag("Event"), Some("a \\ \" b"));
+    assert_eq!(read_game(&write_game(&game)).unwrap(), game);
+}

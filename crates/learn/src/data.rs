@@ -277,9 +277,9 @@ impl DataWriter {
 }
 
 /// Reads a data file block by block.
-pub struct DataReader {
+pub struct DataReader<R = BufReader<File>> {
     path: PathBuf,
-    input: BufReader<File>,
+    input: R,
     header: Header,
     offset: u64,
 }
@@ -303,7 +303,15 @@ fn read_or_end(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<bool> {
 impl DataReader {
     pub fn open(path: &Path) -> Result<DataReader, DataError> {
         let file = File::open(path).map_err(io_error(path))?;
-        let mut input = BufReader::new(file);
+        DataReader::from_reader(path, BufReader::new(file))
+    }
+}
+
+impl<R: Read> DataReader<R> {
+    /// Reads the header from any byte source; `path` only names it in errors.
+    /// What [`DataReader::open`] does after opening the file, kept apart so
+    /// that the fuzz targets can feed bytes from memory.
+    pub fn from_reader(path: &Path, mut input: R) -> Result<DataReader<R>, DataError> {
         let mut fixed = [0u8; 12];
         match read_or_end(&mut input, &mut fixed) {
             Ok(true) if &fixed[..8] == MAGIC => {}

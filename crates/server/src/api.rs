@@ -123,6 +123,62 @@ fn random_side() -> Side {
     }
 }
 
+/// A room request once checked, before any room exists: the game, the seat
+/// asked for (`None`: drawn at random) and the AI's level when the opponent is
+/// the AI. Apart from the handler so that the fuzz targets (`plateau-fuzz`)
+/// check every body without a server.
+#[derive(Clone, Copy, Debug)]
+pub struct RoomChoice {
+    pub spec: GameSpec,
+    pub seat: Option<Side>,
+    pub ai: Option<Level>,
+    /// The time control, not yet running.
+    pub clock: Option<crate::clock::ClockState>,
+}
+
+impl CreateRoom {
+    /// Everything `POST /api/rooms` checks in the body, with its errors.
+    pub fn check(&self) -> Result<RoomChoice, ApiError> {
+        let spec = GameSpec::lookup(&self.game, self.variant.as_deref())
+            .map_err(|e| ApiError::unprocessable(e.0))?;
+        let seat = match self.seat.as_deref().unwrap_or("random") {
+            "random" => None,
+            other => Some(parse_side(other).ok_or_else(|| {
+                ApiError::unprocessable(format!(
+                    "seat must be white, black or random, not {other:?}"
+                ))
+            })?),
+        };
+        let ai = match self.opponent.as_deref().unwrap_or("friend") {
+            "friend" => None,
+            "ai" => {
+                let name = self.level.as_deref().unwrap_or("medium");
+                Some(Level::parse(name).ok_or_else(|| {
+                    ApiError::unprocessable(format!(
+                        "unknown level {name:?}; choose one of {}",
+                        Level::ALL.map(|l| l.name()).join(", ")
+                    ))
+                })?)
+            }
+            other => {
+                return Err(ApiError::unprocessable(format!(
+                    "opponent must be friend or ai, not {other:?}"
+                )));
+            }
+        };
+        let clock = match self.clock {
+            Some(control) => Some(control.build().map_err(ApiError::unprocessable)?),
+            None => None,
+        };
+        Ok(RoomChoice {
+            spec,
+            seat,
+            ai,
+            clock,
+        })
+    }
+}
+
 /// `POST /api/rooms`.
 pub async fn create_room(
     State(state): State<Arc<AppState>>,
@@ -130,38 +186,11 @@ pub async fn create_room(
     Body(request): Body<CreateRoom>,
 ) -> Result<Response, ApiError> {
     state.limit(peer.ip(), Kind::CreateRoom)?;
-    let spec = GameSpec::lookup(&request.game, request.variant.as_deref())
-        .map_err(|e| ApiError::unprocessable(e.0))?;
-    let seat = match request.seat.as_deref().unwrap_or("random") {
-        "random" => random_side(),
-        other => parse_side(other).ok_or_else(|| {
-            ApiError::unprocessable(format!(
-                "seat must be white, black or random, not {other:?}"
-            ))
-        })?,
-    };
-    let ai = match request.opponent.as_deref().unwrap_or("friend") {
-        "friend" => None,
-        "ai" => {
-            let name = request.level.as_deref().unwrap_or("medium");
-            let level = Level::parse(name).ok_or_else(|| {
-                ApiError::unprocessable(format!(
-                    "unknown level {name:?}; choose one of {}",
-                    Level::ALL.map(|l| l.name()).join(", ")
-                ))
-            })?;
-            Some((!seat, level))
-        }
-        other => {
-            return Err(ApiError::unprocessable(format!(
-                "opponent must be friend or ai, not {other:?}"
-            )));
-        }
-    };
-    let clock = match request.clock {
-        Some(control) => Some(control.build().map_err(ApiError::unprocessable)?),
-        None => None,
-    };
+    let choice = request.check()?;
+    let spec = choice.spec;
+    let seat = choice.seat.unwrap_or_else(random_side);
+    let ai = choice.ai.map(|level| (!seat, level));
+    let clock = choice.clock;
     let token = tokens::new_token();
     let hash = tokens::hash(&token);
     let room = loop {
@@ -211,7 +240,7 @@ pub async fn create_room(
 #[serde(deny_unknown_fields)]
 pub struct TokenBody {
     #[serde(default)]
-    token: Option<String>,
+    pub token: Option<String>,
 }
 
 /// `POST /api/rooms/{code}/join`.
@@ -277,10 +306,11 @@ pub async fn get_room(
 #[serde(deny_unknown_fields)]
 pub struct MoveBody {
     #[serde(default)]
-    token: Option<String>,
-    version: u64,
+    pub token: Option<String>,
+    /// The room version the move was chosen in: a stale one is refused.
+    pub version: u64,
     #[serde(rename = "move")]
-    mv: String,
+    pub mv: String,
 }
 
 /// `POST /api/rooms/{code}/moves`.
@@ -296,6 +326,14 @@ pub async fn play(
     let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
     let state_value = apply_move(&state, &mut room, seat, body.version, &body.mv).await?;
     Ok(Json(state_value))
+}
+
+/// The check a move's text gets before the game reads it.
+pub fn check_move_text(text: &str) -> Result<(), ApiError> {
+    if text.len() > MAX_MOVE_LENGTH {
+        return Err(ApiError::unprocessable("that is too long to be a move"));
+    }
+    Ok(())
 }
 
 /// Checks and plays a move for `seat` (a player's or the AI's), commits it, and
@@ -327,9 +365,7 @@ pub(crate) async fn apply_move(
             side_name(room.data.game.side_to_move())
         )));
     }
-    if text.len() > MAX_MOVE_LENGTH {
-        return Err(ApiError::unprocessable("that is too long to be a move"));
-    }
+    check_move_text(text)?;
     let mut next = room.data.clone();
     let played = next.game.play(text).map_err(|e| match e.kind {
         // The status check above answers this first while the room follows

@@ -24,5 +24,11 @@ pub mod storage;
 pub mod tokens;
 mod web;
 
+/// The JSON bodies and the checks that follow reading them, for the fuzz
+/// targets (`plateau-fuzz`); not an API for other crates.
+#[doc(hidden)]
+pub use api::{CreateRoom, MoveBody, RoomChoice, TokenBody, check_move_text};
 pub use app::{AppState, ServerConfig, router, run, serve};
+#[doc(hidden)]
+pub use error::ApiError;
 pub use limits::{Rate, Rates};

@@ -116,12 +116,13 @@ fn side_letter(side: Side) -> char {
 /// A name padded (or cut) to 32 printable ASCII characters, never starting
 /// with a blank.
 pub fn pad_name(name: &str) -> String {
-    let clean: String = name
-        .trim_start()
+    // Blank out what is not printable first, then trim: a control character
+    // at the start would otherwise become a leading blank.
+    let printable: String = name
         .chars()
         .map(|c| if c.is_ascii_graphic() { c } else { ' ' })
-        .take(NAME_WIDTH)
         .collect();
+    let clean: String = printable.trim_start().chars().take(NAME_WIDTH).collect();
     format!("{clean:<NAME_WIDTH$}")
 }
 
@@ -536,6 +537,21 @@ mod tests {
         assert_eq!(pad_name("  a\tb").len(), 32);
         assert!(pad_name("  a\tb").starts_with("a b"));
         assert_eq!(pad_name(&"n".repeat(40)), "n".repeat(32));
+    }
+
+    /// Found by the `dxp` fuzz target: a name whose first printable character
+    /// followed a control character was written with a leading blank, so the
+    /// message read back changed again when written once more.
+    #[test]
+    fn a_name_starting_with_a_control_character_is_written_without_a_leading_blank() {
+        assert!(pad_name("\u{19}plateau").starts_with("plateau"));
+        assert!(pad_name(" \t\u{1}x").starts_with('x'));
+        let text = "A  \u{19}             -               0";
+        let message = Message::decode(text).unwrap();
+        let written = message.encode();
+        assert_eq!(written[1], b'-', "{written:?}");
+        let again = Message::decode(std::str::from_utf8(&written[..written.len() - 1]).unwrap());
+        assert_eq!(again.unwrap().encode(), written);
     }
 
     #[test]
