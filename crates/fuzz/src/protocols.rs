@@ -9,6 +9,7 @@ use plateau_protocols::draughts_wire::{
     DXP, HUB, move_from_fields, position_from_squares, squares_text,
 };
 use plateau_protocols::dxp::wire::{Message, StartPosition};
+use plateau_protocols::escampe::openings::Opening;
 use plateau_protocols::escampe::wire::{
     ServerMessage, colour_line, end_line, move_line, turn_line,
 };
@@ -52,6 +53,15 @@ fn lines(data: &[u8], delimiter_nul: bool) -> Vec<String> {
 /// client understands reads back from the bytes the arbiter writes for it.
 pub fn escampe_wire(data: &[u8]) {
     for line in lines(data, false) {
+        // The same line as a line of an arbiter's openings file: one it
+        // accepts is checked by the rules and reads back from its own text.
+        if let Ok(Some(opening)) = Opening::parse(&line) {
+            assert_eq!(
+                Opening::parse(&opening.text()),
+                Ok(Some(opening.clone())),
+                "{line:?} as an opening does not read back"
+            );
+        }
         let message = ServerMessage::parse(&line);
         let bytes = match &message {
             ServerMessage::Colour(side) => colour_line(*side),

@@ -50,6 +50,7 @@ fn generated(target: &str) -> Vec<Vec<u8>> {
         "escampe_wire" => texts(&[
             "Blanc\0\nJOUEUR Noir\0\nMOUVEMENT B1-D1\nFIN! Egalit\u{e9}\0\n",
             "Noir\0\r\nJOUEUR Blanc\0\nFIN! Blanc\0\n",
+            "C6/A6/B5/D5/E6/F5 B2/A1/B1/C2/E2/F2\nA5/B6/C5/D6/E5/F6 - # Noir only\n- C1/A2/B1/D2/E1/F2\n",
         ]),
         "hub" => texts(&[
             "hub\ninit\nset-param name=threads value=2\nlevel depth=3\nping\n",
