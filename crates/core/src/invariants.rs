@@ -128,20 +128,7 @@ pub fn check_position<G: Game + PartialEq>(
 
     let mut probe = game.clone();
     for &mv in list.iter() {
-        let notation = game.format_move(mv);
-        let parsed = game
-            .parse_move(&notation)
-            .unwrap_or_else(|err| panic!("{notation:?} from {text} does not parse back: {err}"));
-        assert_eq!(parsed, mv, "{notation:?} parses to another move in {text}");
-        probe.play(mv);
-        assert_eq!(
-            probe.hash(),
-            probe.compute_hash(),
-            "hash after {notation} from {text}"
-        );
-        probe.undo(mv);
-        assert!(probe == *game, "undo of {notation} does not restore {text}");
-        assert_eq!(probe.hash(), game.hash(), "hash after undo of {notation}");
+        check_move(game, &mut probe, mv, &text);
         report.moves_checked += 1;
     }
 
@@ -162,6 +149,29 @@ pub fn check_position<G: Game + PartialEq>(
 
 /// The null-move checks of [`check_position`]: `probe` equals `game` (whose
 /// text is `text` and legal moves `list`), and equals it again afterwards.
+/// One legal move of `game` (whose text is `text`): its notation parses back
+/// to it, playing it on `probe` (a copy of `game`) keeps the incremental hash
+/// right, and undoing it restores `game` exactly.
+pub fn check_move<G: Game + PartialEq>(game: &G, probe: &mut G, mv: G::Move, text: &str) {
+    let notation = game.format_move(mv);
+    let parsed = game
+        .parse_move(&notation)
+        .unwrap_or_else(|err| panic!("{notation:?} from {text} does not parse back: {err}"));
+    assert_eq!(parsed, mv, "{notation:?} parses to another move in {text}");
+    probe.play(mv);
+    assert_eq!(
+        probe.hash(),
+        probe.compute_hash(),
+        "hash after {notation} from {text}"
+    );
+    probe.undo(mv);
+    assert!(
+        *probe == *game,
+        "undo of {notation} does not restore {text}"
+    );
+    assert_eq!(probe.hash(), game.hash(), "hash after undo of {notation}");
+}
+
 fn check_null_move<G: Game + PartialEq>(
     game: &G,
     text: &str,

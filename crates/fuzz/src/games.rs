@@ -106,19 +106,7 @@ fn check_game<G: Game + PartialEq>(game: &G) {
     let step = list.len().div_ceil(SAMPLED_MOVES).max(1);
     let mut probe = game.clone();
     for &mv in list.iter().step_by(step) {
-        let notation = game.format_move(mv);
-        let parsed = game
-            .parse_move(&notation)
-            .unwrap_or_else(|err| panic!("{notation:?} from {text} does not parse back: {err}"));
-        assert_eq!(parsed, mv, "{notation:?} parses to another move in {text}");
-        probe.play(mv);
-        assert_eq!(
-            probe.hash(),
-            probe.compute_hash(),
-            "hash after {notation} from {text}"
-        );
-        probe.undo(mv);
-        assert!(probe == *game, "undo of {notation} does not restore {text}");
+        plateau_core::invariants::check_move(game, &mut probe, mv, &text);
     }
 }
 
