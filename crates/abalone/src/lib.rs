@@ -36,6 +36,7 @@
 pub mod board;
 mod display;
 pub mod eval;
+pub mod inputs;
 mod movegen;
 mod moves;
 mod notation;

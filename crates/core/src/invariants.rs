@@ -1,8 +1,10 @@
 //! The checks every game must pass (random playouts, evaluation weights from
-//! outside), shared so that each game's test suite runs exactly the same ones.
+//! outside, network accumulators), shared so that each game's test suite runs exactly the same ones.
 
-use crate::{Game, MoveList, Rng};
+use crate::net::{NetGame, NetInputs, Network};
+use crate::{Game, MoveList, Rng, Side};
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// What a run of [`check_random_playouts`] went through, so tests can also assert
 /// that the games reached the situations they meant to cover.
@@ -239,4 +241,97 @@ pub fn check_weight_bounds<E>(weights: &[f32], build: impl Fn(&[f32]) -> Option<
     }
     weights[1] = -crate::MAX_WEIGHT;
     assert!(build(&weights).is_some(), "a weight at the bound refused");
+}
+
+/// A network for `G` with random weights, large enough to make every input
+/// matter: what [`check_accumulators`] plays with.
+pub fn random_network<G: NetInputs>(hidden: usize, seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut value = |range: i64| (rng.below((2 * range + 1) as u64) as i64 - range) as i16;
+    Network {
+        game: "test".into(),
+        recipe: String::new(),
+        inputs: G::INPUTS,
+        hidden,
+        scale: 300.0,
+        input_weights: (0..G::INPUTS * hidden).map(|_| value(120)).collect(),
+        input_bias: (0..hidden).map(|_| value(100)).collect(),
+        output_weights: (0..2 * hidden).map(|_| value(100)).collect(),
+        output_bias: 1234,
+    }
+}
+
+/// Plays `games` random games of at most `max_plies` from `start` on a
+/// [`NetGame`] with a random network, with null moves (where the game has
+/// them) and takebacks mixed in, and checks at every position that the
+/// accumulators kept move by move give the evaluation computed afresh, that
+/// every input is below `G::INPUTS`, and that undoing everything gives the
+/// start back. Returns the number of positions checked.
+///
+/// Panics with the position's text at the first difference.
+pub fn check_accumulators<G: NetInputs>(
+    start: &G,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> usize {
+    let net = Arc::new(random_network::<G>(24, seed));
+    let mut rng = Rng::new(seed);
+    let mut moves = MoveList::new();
+    let mut checked = 0;
+    let in_range = |game: &G, side: Side| {
+        let mut ok = true;
+        game.active_features(side, &mut |f| ok &= f < G::INPUTS);
+        ok
+    };
+    for _game in 0..games {
+        let mut game = NetGame::new(start.clone(), Arc::clone(&net));
+        let mut played = Vec::new();
+        for _ply in 0..max_plies {
+            let text = game.to_text();
+            assert_eq!(game.evaluate(), net.evaluate(game.inner()), "{text}");
+            checked += 1;
+            for side in [Side::White, Side::Black] {
+                assert!(
+                    in_range(game.inner(), side),
+                    "an input out of range in {text}"
+                );
+            }
+            if game.outcome().is_some() {
+                break;
+            }
+            if G::HAS_NULL_MOVE && game.null_move_is_safe() && rng.below(10) == 0 {
+                game.play_null();
+                assert_eq!(
+                    game.evaluate(),
+                    net.evaluate(game.inner()),
+                    "{text}, null move"
+                );
+                game.undo_null();
+            }
+            if !played.is_empty() && rng.below(8) == 0 {
+                if let Some(mv) = played.pop() {
+                    game.undo(mv);
+                }
+                continue;
+            }
+            game.legal_moves(&mut moves);
+            let Some(&mv) = rng.choose(&moves) else {
+                break;
+            };
+            game.play(mv);
+            played.push(mv);
+        }
+        while let Some(mv) = played.pop() {
+            game.undo(mv);
+            let text = game.to_text();
+            assert_eq!(
+                game.evaluate(),
+                net.evaluate(game.inner()),
+                "{text}, undone"
+            );
+        }
+        assert_eq!(game.to_text(), start.to_text(), "undoing every move");
+    }
+    checked
 }

@@ -43,6 +43,13 @@ pub trait NetInputs: Game {
     fn feature_changes(&self, _mv: Self::Move, _changes: &mut FeatureChanges) -> bool {
         false
     }
+
+    /// Writes what the null move ([`Game::play_null`], not yet played)
+    /// switches on and off, from both sides' views. The default writes
+    /// nothing: the pieces stay where they are. A game whose inputs hold
+    /// more than the pieces (a move constraint that a pass clears) says
+    /// what changes.
+    fn null_feature_changes(&self, _changes: &mut FeatureChanges) {}
 }
 
 /// The inputs a move switches on and off, per point of view.
@@ -506,8 +513,19 @@ impl<G: NetInputs> Game for NetGame<G> {
     fn play_null(&mut self) {
         self.reserve_next();
         let h = self.net.hidden;
-        let start = self.ply * 2 * h;
-        self.sums.copy_within(start..start + 2 * h, start + 2 * h);
+        self.changes.clear();
+        self.game.null_feature_changes(&mut self.changes);
+        let (done, next) = self.sums.split_at_mut((self.ply + 1) * 2 * h);
+        let from = &done[self.ply * 2 * h..];
+        let to = &mut next[..2 * h];
+        for (side, range) in [(Side::White, 0..h), (Side::Black, h..2 * h)] {
+            self.net.update(
+                &from[range.clone()],
+                &mut to[range],
+                self.changes.added(side),
+                self.changes.removed(side),
+            );
+        }
         self.game.play_null();
         self.ply += 1;
     }

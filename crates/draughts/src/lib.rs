@@ -54,6 +54,7 @@
 
 mod display;
 pub mod eval;
+pub mod inputs;
 mod movegen;
 mod moves;
 pub mod notation;

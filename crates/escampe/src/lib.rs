@@ -20,6 +20,7 @@
 
 mod display;
 pub mod eval;
+pub mod inputs;
 mod moves;
 mod notation;
 mod position;

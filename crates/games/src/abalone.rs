@@ -1,6 +1,6 @@
 //! Abalone in the registry.
 
-use crate::{GameInfo, GameSpec, SideInfo, Tuning, VariantInfo, engine, erase};
+use crate::{GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase};
 use plateau_abalone::{Abalone, AbaloneEval, Layout};
 use plateau_core::Game;
 use plateau_search::Options;
@@ -83,5 +83,18 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
-    net: None,
+    net: Some(NetSupport {
+        inputs: plateau_abalone::inputs::INPUTS,
+        features: |_, text, us, them| crate::net_features::<Abalone>(text, us, them),
+        engine: |_, net, profile, seed| {
+            Ok(engine::with_network::<Abalone, _>(
+                profile,
+                seed,
+                net,
+                AbaloneEval::standard(),
+                search,
+            ))
+        },
+        default: None,
+    }),
 };

@@ -1,6 +1,6 @@
 //! International draughts in the registry.
 
-use crate::{GameInfo, SideInfo, Tuning, engine, erase};
+use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
 use plateau_search::Options;
@@ -70,5 +70,18 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
-    net: None,
+    net: Some(NetSupport {
+        inputs: plateau_draughts::inputs::INPUTS,
+        features: |_, text, us, them| crate::net_features::<Draughts>(text, us, them),
+        engine: |_, net, profile, seed| {
+            Ok(engine::with_network::<Draughts, _>(
+                profile,
+                seed,
+                net,
+                DraughtsEval::standard(),
+                search,
+            ))
+        },
+        default: None,
+    }),
 };

@@ -1,6 +1,6 @@
 //! Escampe in the registry.
 
-use crate::{GameInfo, SideInfo, Tuning, engine, erase};
+use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_escampe::{Escampe, EscampeEval};
 use plateau_search::Options;
@@ -76,5 +76,18 @@ pub(crate) static INFO: GameInfo = GameInfo {
         },
     },
     solve: None,
-    net: None,
+    net: Some(NetSupport {
+        inputs: plateau_escampe::inputs::INPUTS,
+        features: |_, text, us, them| crate::net_features::<Escampe>(text, us, them),
+        engine: |_, net, profile, seed| {
+            Ok(engine::with_network::<Escampe, _>(
+                profile,
+                seed,
+                net,
+                EscampeEval::standard(),
+                search,
+            ))
+        },
+        default: None,
+    }),
 };
