@@ -353,29 +353,11 @@ fn virus_network() -> Arc<Network> {
 mod tests {
     #[test]
     fn the_embedded_networks_are_the_named_ones() {
-        for (net, game, hash) in [
-            (super::ataxx_network(), "ataxx", "8556132dbeb2e986"),
-            (super::virus_network(), "virus/7x7", "d7ee9099b80e4fa8"),
-        ] {
-            assert_eq!(net.game, game);
-            assert_eq!(
-                (net.inputs, net.hidden),
-                (plateau_ataxx::inputs::INPUTS, 128)
-            );
-            // Each file is named after its content hash.
-            assert_eq!(format!("{:016x}", net.content_hash()), hash);
-            let base = game.split('/').next().unwrap_or(game);
-            assert!(
-                net.recipe.contains(&format!("plateau datagen {base}")),
-                "{}",
-                net.recipe
-            );
-            assert!(
-                net.recipe.contains(&format!("plateau train {game}")),
-                "{}",
-                net.recipe
-            );
-        }
+        let inputs = plateau_ataxx::inputs::INPUTS;
+        let ataxx = super::ataxx_network();
+        crate::tests::check_embedded_network(&ataxx, "ataxx", inputs, 128, "8556132dbeb2e986");
+        let virus = super::virus_network();
+        crate::tests::check_embedded_network(&virus, "virus/7x7", inputs, 128, "d7ee9099b80e4fa8");
     }
 
     use crate::{GameSpec, Limits, Profile, SolveOptions};

@@ -501,6 +501,28 @@ impl GameSpec {
 mod tests {
     use super::*;
 
+    /// Checks a network embedded in the binary: the game, the shape, the
+    /// content hash its file is named after, and a recipe that gives the
+    /// commands that made it.
+    pub(crate) fn check_embedded_network(
+        net: &Network,
+        game: &str,
+        inputs: usize,
+        hidden: usize,
+        hash: &str,
+    ) {
+        assert_eq!(net.game, game);
+        assert_eq!((net.inputs, net.hidden), (inputs, hidden), "{game}");
+        assert_eq!(format!("{:016x}", net.content_hash()), hash, "{game}");
+        let base = game.split('/').next().unwrap_or(game);
+        for command in [
+            format!("plateau datagen {base}"),
+            format!("plateau train {game}"),
+        ] {
+            assert!(net.recipe.contains(&command), "{game}: {}", net.recipe);
+        }
+    }
+
     #[test]
     fn every_game_starts_and_round_trips_its_text() {
         for &info in GAMES {
@@ -648,28 +670,21 @@ mod tests {
         assert!(choice.tweaks.classic);
         assert_eq!(choice.name(), "master,eval=classic");
         assert!(EngineChoice::parse("master,eval=magic").is_err());
-        // Ataxx ships a network: the two evaluations score the start apart.
-        assert!(
-            GameSpec::lookup("ataxx", None)
-                .unwrap()
-                .default_network()
-                .is_some()
-        );
-        assert_ne!(
-            score("ataxx", "master"),
-            score("ataxx", "master,eval=classic")
-        );
-        // Draughts has none: master is the hand-written evaluation either way.
-        assert!(
-            GameSpec::lookup("draughts", None)
-                .unwrap()
-                .default_network()
-                .is_none()
-        );
-        assert_eq!(
-            score("draughts", "master"),
-            score("draughts", "master,eval=classic")
-        );
+        // Ataxx and draughts ship networks: the two evaluations score the
+        // start apart.
+        for game in ["ataxx", "draughts"] {
+            let spec = GameSpec::lookup(game, None).unwrap();
+            assert!(spec.default_network().is_some(), "{game}");
+            assert_ne!(score(game, "master"), score(game, "master,eval=classic"));
+        }
+        // A game without one plays the hand-written evaluation either way.
+        for &info in GAMES {
+            let spec = GameSpec::lookup(info.name, None).unwrap();
+            if spec.default_network().is_none() {
+                let name = info.name;
+                assert_eq!(score(name, "master"), score(name, "master,eval=classic"));
+            }
+        }
     }
 
     #[test]
