@@ -95,6 +95,38 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 search,
             ))
         },
-        default: None,
+        default: Some(network),
     }),
 };
+
+embedded_network! {
+    /// The network `master` plays in Abalone's Belgian daisy (the other
+    /// layouts keep the hand-written evaluation: a network is trained per
+    /// variant): 122 inputs, 128 hidden, trained on 0.94 M positions of
+    /// self-play (docs/learning.md has the commands and the match that made
+    /// it the default).
+    fn network = "abalone-belgian-daisy-122x128-4ed2bafb4eb26bd0.net"
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_network_is_the_named_one() {
+        let net = super::network();
+        let inputs = plateau_abalone::inputs::INPUTS;
+        let (game, hash) = ("abalone/belgian-daisy", "4ed2bafb4eb26bd0");
+        crate::tests::check_embedded_network(&net, game, inputs, 128, hash);
+    }
+
+    #[test]
+    fn only_the_belgian_daisy_plays_the_network() {
+        for (variant, has_network) in [
+            ("belgian-daisy", true),
+            ("standard", false),
+            ("german-daisy", false),
+        ] {
+            let spec = crate::GameSpec::lookup("abalone", Some(variant)).unwrap();
+            assert_eq!(spec.default_network().is_some(), has_network, "{variant}");
+        }
+    }
+}

@@ -9,10 +9,8 @@ use crate::{
 };
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
-use plateau_core::net::Network;
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use plateau_search::{Level, Options};
-use std::sync::{Arc, OnceLock};
 
 /// The board side a virus variant names (`"5x5"` -> 5).
 fn virus_size(spec: &GameSpec) -> usize {
@@ -328,25 +326,17 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     }),
 };
 
-/// The network `master` plays in Ataxx: 192 inputs, 128 hidden, trained on
-/// 2.5 M positions of self-play (docs/learning.md has the commands and the
-/// matches that made it the default).
-pub(crate) const ATAXX_NETWORK: &[u8] =
-    include_bytes!("../nets/ataxx-192x128-8556132dbeb2e986.net");
-
-/// The network `master` plays in the 7x7 virus game: 192 inputs, 128
-/// hidden, trained on 1.55 M positions of self-play (docs/learning.md).
-pub(crate) const VIRUS_NETWORK: &[u8] =
-    include_bytes!("../nets/virus-7x7-192x128-d7ee9099b80e4fa8.net");
-
-fn ataxx_network() -> Arc<Network> {
-    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-    crate::embedded_network(&NETWORK, ATAXX_NETWORK)
+embedded_network! {
+    /// The network `master` plays in Ataxx: 192 inputs, 128 hidden, trained on
+    /// 2.5 M positions of self-play (docs/learning.md has the commands and the
+    /// matches that made it the default).
+    fn ataxx_network = "ataxx-192x128-8556132dbeb2e986.net"
 }
 
-fn virus_network() -> Arc<Network> {
-    static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
-    crate::embedded_network(&NETWORK, VIRUS_NETWORK)
+embedded_network! {
+    /// The network `master` plays in the 7x7 virus game: 192 inputs, 128
+    /// hidden, trained on 1.55 M positions of self-play (docs/learning.md).
+    fn virus_network = "virus-7x7-192x128-d7ee9099b80e4fa8.net"
 }
 
 #[cfg(test)]

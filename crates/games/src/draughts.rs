@@ -2,10 +2,8 @@
 
 use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
-use plateau_core::net::Network;
 use plateau_draughts::{Draughts, DraughtsEval};
 use plateau_search::Options;
-use std::sync::{Arc, OnceLock};
 
 /// What draughts keeps of the selective search (docs/engine.md has the
 /// measurements): everything but null moves, which zugzwang and the
@@ -88,14 +86,11 @@ pub(crate) static INFO: GameInfo = GameInfo {
     }),
 };
 
-/// The network `master` plays in draughts: 200 inputs, 128 hidden, trained
-/// on 2.8 M positions of self-play (docs/learning.md has the commands and
-/// the match that made it the default).
-const NETWORK: &[u8] = include_bytes!("../nets/draughts-200x128-3a62229d43c0dbf1.net");
-
-fn network() -> Arc<Network> {
-    static CELL: OnceLock<Arc<Network>> = OnceLock::new();
-    crate::embedded_network(&CELL, NETWORK)
+embedded_network! {
+    /// The network `master` plays in draughts: 200 inputs, 128 hidden,
+    /// trained on 2.8 M positions of self-play (docs/learning.md has the
+    /// commands and the match that made it the default).
+    fn network = "draughts-200x128-3a62229d43c0dbf1.net"
 }
 
 #[cfg(test)]

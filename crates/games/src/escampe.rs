@@ -2,10 +2,8 @@
 
 use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
-use plateau_core::net::Network;
 use plateau_escampe::{Escampe, EscampeEval};
 use plateau_search::Options;
-use std::sync::{Arc, OnceLock};
 
 /// What Escampe keeps of the selective search (docs/engine.md has the
 /// measurements): the logarithmic reduction table and singular extensions.
@@ -94,14 +92,11 @@ pub(crate) static INFO: GameInfo = GameInfo {
     }),
 };
 
-/// The network `master` plays in Escampe: 148 inputs, 128 hidden, trained
-/// on 1.1 M positions of self-play (docs/learning.md has the commands and
-/// the match that made it the default).
-const NETWORK: &[u8] = include_bytes!("../nets/escampe-148x128-23beef57c191b81a.net");
-
-fn network() -> Arc<Network> {
-    static CELL: OnceLock<Arc<Network>> = OnceLock::new();
-    crate::embedded_network(&CELL, NETWORK)
+embedded_network! {
+    /// The network `master` plays in Escampe: 148 inputs, 128 hidden,
+    /// trained on 1.1 M positions of self-play (docs/learning.md has the
+    /// commands and the match that made it the default).
+    fn network = "escampe-148x128-23beef57c191b81a.net"
 }
 
 #[cfg(test)]

@@ -4,6 +4,19 @@
 //! get an [`AnyGame`]; nothing outside this crate names a concrete game type. Adding
 //! a game means adding one entry to [`GAMES`].
 
+/// Defines `fn $name() -> Arc<Network>`: the network file `$file` of
+/// `crates/games/nets/`, embedded in the binary and read once.
+macro_rules! embedded_network {
+    ($(#[$doc:meta])* fn $name:ident = $file:literal) => {
+        $(#[$doc])*
+        fn $name() -> std::sync::Arc<plateau_core::net::Network> {
+            static CELL: std::sync::OnceLock<std::sync::Arc<plateau_core::net::Network>> =
+                std::sync::OnceLock::new();
+            crate::embedded_network(&CELL, include_bytes!(concat!("../nets/", $file)))
+        }
+    };
+}
+
 mod abalone;
 mod ataxx;
 mod draughts;
