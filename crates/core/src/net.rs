@@ -397,6 +397,24 @@ impl<G: NetInputs> NetGame<G> {
         }
     }
 
+    /// Writes the next ply's slot: this ply's sums with `self.changes`
+    /// applied, for both views.
+    #[inline]
+    fn write_next_from_changes(&mut self) {
+        let h = self.net.hidden;
+        let (done, next) = self.sums.split_at_mut((self.ply + 1) * 2 * h);
+        let from = &done[self.ply * 2 * h..];
+        let to = &mut next[..2 * h];
+        for (side, range) in [(Side::White, 0..h), (Side::Black, h..2 * h)] {
+            self.net.update(
+                &from[range.clone()],
+                &mut to[range],
+                self.changes.added(side),
+                self.changes.removed(side),
+            );
+        }
+    }
+
     /// Makes room for the next ply's slot.
     #[inline]
     fn reserve_next(&mut self) {
@@ -440,24 +458,15 @@ impl<G: NetInputs> Game for NetGame<G> {
     #[inline]
     fn play(&mut self, mv: Self::Move) {
         self.reserve_next();
-        let h = self.net.hidden;
-        let (done, next) = self.sums.split_at_mut((self.ply + 1) * 2 * h);
-        let from = &done[self.ply * 2 * h..];
-        let to = &mut next[..2 * h];
         self.changes.clear();
         if self.game.feature_changes(mv, &mut self.changes) {
-            for (side, range) in [(Side::White, 0..h), (Side::Black, h..2 * h)] {
-                self.net.update(
-                    &from[range.clone()],
-                    &mut to[range],
-                    self.changes.added(side),
-                    self.changes.removed(side),
-                );
-            }
+            self.write_next_from_changes();
             self.game.play(mv);
         } else {
             self.game.play(mv);
-            let (white, black) = to.split_at_mut(h);
+            let h = self.net.hidden;
+            let next = &mut self.sums[(self.ply + 1) * 2 * h..(self.ply + 2) * 2 * h];
+            let (white, black) = next.split_at_mut(h);
             self.net.refresh(&self.game, Side::White, white);
             self.net.refresh(&self.game, Side::Black, black);
         }
@@ -512,20 +521,9 @@ impl<G: NetInputs> Game for NetGame<G> {
 
     fn play_null(&mut self) {
         self.reserve_next();
-        let h = self.net.hidden;
         self.changes.clear();
         self.game.null_feature_changes(&mut self.changes);
-        let (done, next) = self.sums.split_at_mut((self.ply + 1) * 2 * h);
-        let from = &done[self.ply * 2 * h..];
-        let to = &mut next[..2 * h];
-        for (side, range) in [(Side::White, 0..h), (Side::Black, h..2 * h)] {
-            self.net.update(
-                &from[range.clone()],
-                &mut to[range],
-                self.changes.added(side),
-                self.changes.removed(side),
-            );
-        }
+        self.write_next_from_changes();
         self.game.play_null();
         self.ply += 1;
     }
