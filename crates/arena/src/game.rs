@@ -52,6 +52,21 @@ impl GameRecord {
         self.outcome.score_for(self.side_of(index))
     }
 
+    /// Whether the game counts: `false` when an engine refused the position
+    /// (then neither player scores and the record says `*`).
+    pub fn has_result(&self) -> bool {
+        self.outcome.reason != EndReason::PositionRefused
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game without result.
+    pub fn result_text(&self) -> &'static str {
+        if self.has_result() {
+            self.outcome.result_text()
+        } else {
+            "*"
+        }
+    }
+
     /// The side player `index` had.
     pub fn side_of(&self, index: usize) -> Side {
         if self.white == index {
@@ -126,6 +141,13 @@ pub(crate) fn play_game(
         let spent = started.elapsed();
         time_used[player] += spent;
         let played = match chosen {
+            Err(err) if err.is_refusal() => {
+                let position = game.to_text();
+                break (
+                    Outcome::draw(EndReason::PositionRefused),
+                    Some(format!("{} refused {position}: {err}", names[player])),
+                );
+            }
             Err(err) => Err(format!("{} failed: {err}", names[player])),
             Ok(mv) => game
                 .play(&mv)

@@ -34,6 +34,14 @@ pub enum PlayerError {
     External(#[from] ExternalError),
 }
 
+impl PlayerError {
+    /// The player refused the position rather than failed at it (a Hub
+    /// engine's `error` line): the game is void, not lost.
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, PlayerError::External(ExternalError::Refused(_)))
+    }
+}
+
 /// Anything that chooses moves.
 pub trait Player: Send {
     /// The limits it plays with when the match imposes none.

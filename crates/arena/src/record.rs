@@ -57,7 +57,11 @@ fn pdn_record(record: &GameRecord, names: [&str; 2], event: &str) -> Result<Stri
         ],
         start,
         moves,
-        result: PdnResult::from_outcome(Some(record.outcome)),
+        result: if record.has_result() {
+            PdnResult::from_outcome(Some(record.outcome))
+        } else {
+            PdnResult::Unknown
+        },
     };
     Ok(write_game(&game))
 }
@@ -73,16 +77,21 @@ fn plain_record(
         game.play(mv).map_err(|e| e.to_string())?;
     }
     let reason = termination(record);
-    let verdict = Verdict {
+    let verdict = record.has_result().then_some(Verdict {
         winner: record.outcome.winner,
         reason: &reason,
+    });
+    let void = if verdict.is_none() {
+        format!("# no result: {reason}\n")
+    } else {
+        String::new()
     };
     Ok(format!(
-        "# event: {event}, game {}\n# white: {}\n# black: {}\n{}",
+        "# event: {event}, game {}\n# white: {}\n# black: {}\n{void}{}",
         record.number + 1,
         names[record.white],
         names[1 - record.white],
-        game.record(Some(verdict))
+        game.record(verdict)
     ))
 }
 

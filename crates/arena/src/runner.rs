@@ -43,6 +43,9 @@ pub struct MatchStatus {
     pub sprt: Option<(f64, SprtStatus)>,
     /// Games finished and games planned.
     pub done: usize,
+    /// Finished games without result (an engine refused the position): in
+    /// `done`, in neither the tally nor the pairs.
+    pub void: usize,
     pub total: usize,
 }
 
@@ -111,7 +114,8 @@ pub fn run_match(
         total: games,
         ..MatchStatus::default()
     };
-    let mut first_of_pair: Vec<Option<f64>> = vec![None; pairs];
+    // A pair's first finished game: its score, or `None` when it has no result.
+    let mut first_of_pair: Vec<Option<Option<f64>>> = vec![None; pairs];
     let results = run_jobs_with(
         games,
         config.concurrency,
@@ -178,13 +182,18 @@ pub fn run_match(
             let Ok(record) = result else {
                 return false;
             };
-            let score = record.score_of(0);
-            status.tally.add(score);
             status.done += 1;
+            let score = record.has_result().then(|| record.score_of(0));
+            match score {
+                Some(score) => status.tally.add(score),
+                None => status.void += 1,
+            }
             let pair = record.number / 2;
-            match first_of_pair[pair] {
-                Some(other) => status.penta.add_pair(other, score),
-                None => first_of_pair[pair] = Some(score),
+            match (first_of_pair[pair], score) {
+                (Some(Some(other)), Some(score)) => status.penta.add_pair(other, score),
+                // A pair with a void game is left out of the pairs.
+                (Some(_), _) => {}
+                (None, _) => first_of_pair[pair] = Some(score),
             }
             if let Some(sprt) = &config.sprt {
                 let llr = sprt.llr(&status.tally, &status.penta);

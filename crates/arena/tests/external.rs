@@ -43,7 +43,7 @@ fn main() {
             missing_program_stops_the_match,
         ),
         ("hub_engine_plays_whole_games", hub_engine_plays_whole_games),
-        ("hub_error_loses", hub_error_loses),
+        ("hub_refusal_voids_the_game", hub_refusal_voids_the_game),
     ];
     let mut failed = 0;
     for (name, test) in tests {
@@ -159,6 +159,7 @@ fn hub_to_fen(pos: &str) -> String {
 fn fake_hub(behaviour: &str, n: usize) {
     let mut position = Draughts::new();
     let mut moves_played = 0;
+    let mut refused = false;
     for line in lines() {
         let command = line.split_whitespace().next().unwrap_or("");
         match command {
@@ -174,6 +175,13 @@ fn fake_hub(behaviour: &str, n: usize) {
                     .find_map(|w| w.strip_prefix("pos="))
                     .unwrap();
                 position = Draughts::from_text(&hub_to_fen(pos)).unwrap();
+                if behaviour == "refuse" && moves_played >= n {
+                    // As Scan answers a position it cannot take.
+                    say("error message=\"out of ideas\"");
+                    refused = true;
+                    continue;
+                }
+                refused = false;
                 if let Some(start) = line.find("moves=\"") {
                     let rest = &line[start + 7..];
                     let list = &rest[..rest.find('"').unwrap()];
@@ -185,11 +193,10 @@ fn fake_hub(behaviour: &str, n: usize) {
             }
             "level" => {}
             "go" => {
-                moves_played += 1;
-                if behaviour == "error" && moves_played > n {
-                    say("error message=\"out of ideas\"");
+                if refused {
                     continue;
                 }
+                moves_played += 1;
                 let mut moves = MoveList::new();
                 position.legal_moves(&mut moves);
                 say("info depth=1 score=0 nodes=1");
@@ -339,11 +346,33 @@ fn hub_engine_plays_whole_games() {
     assert_eq!(plateau_draughts::pdn::read_games(&pdn).unwrap().len(), 4);
 }
 
-fn hub_error_loses() {
-    let config = config("draughts", &fake("hub", "error", 2), depth(1), 2);
+fn hub_refusal_voids_the_game() {
+    // The fake answers its third position with `error`: that game has no
+    // result and counts for nobody, and the note says who refused what.
+    let config = config("draughts", &fake("hub", "refuse", 2), depth(1), 2);
     let result = run_match(&config, |_, _| {}).unwrap();
-    for note in failures(&result) {
-        assert!(note.contains("out of ideas"), "{note}");
+    assert_eq!(result.records.len(), 2);
+    assert!(failures(&result).is_empty(), "{:?}", failures(&result));
+    for record in &result.records {
+        assert!(!record.has_result(), "{record:?}");
+        assert_eq!(record.outcome.reason, EndReason::PositionRefused);
+        assert_eq!(record.result_text(), "*");
+        let note = record.note.as_deref().unwrap_or("");
+        assert!(
+            note.contains("refused") && note.contains("out of ideas") && note.contains(':'),
+            "{note}"
+        );
     }
-    assert_eq!(result.status.tally.losses, 2);
+    assert_eq!(result.status.void, 2);
+    assert_eq!(result.status.done, 2);
+    assert_eq!(result.status.tally.games(), 0, "no score from void games");
+    assert_eq!(result.status.penta.pairs(), 0);
+    let spec = GameSpec::lookup("draughts", None).unwrap();
+    let pdn =
+        plateau_arena::record::write_records(&spec, &result.records, ["fake", "beginner"], "test")
+            .unwrap();
+    for game in plateau_draughts::pdn::read_games(&pdn).unwrap() {
+        assert_eq!(game.result, plateau_draughts::pdn::PdnResult::Unknown);
+        assert!(game.tag("Termination").unwrap().contains("out of ideas"));
+    }
 }

@@ -63,11 +63,14 @@ pub enum EndReason {
     /// An engine could not start, crashed, answered nonsense or played an
     /// illegal move: it loses the game.
     EngineFailure,
+    /// An engine refused the position it was given (a Hub engine's `error`
+    /// after `pos`): the game has no result and counts for neither player.
+    PositionRefused,
 }
 
 impl EndReason {
     /// Every reason, for reading phrases back and for tests.
-    pub const ALL: [EndReason; 19] = [
+    pub const ALL: [EndReason; 20] = [
         EndReason::UnicornCaptured,
         EndReason::SixMarblesEjected,
         EndReason::AllPiecesCaptured,
@@ -87,6 +90,7 @@ impl EndReason {
         EndReason::PlyCap,
         EndReason::TimeForfeit,
         EndReason::EngineFailure,
+        EndReason::PositionRefused,
     ];
 
     /// The phrase records and the server store: `unicorn captured`. Changing
@@ -114,6 +118,7 @@ impl EndReason {
             EndReason::PlyCap => "ply cap",
             EndReason::TimeForfeit => "time forfeit",
             EndReason::EngineFailure => "engine failure",
+            EndReason::PositionRefused => "position refused",
         }
     }
 }

@@ -198,21 +198,27 @@ fn our_initiator_plays_our_follower_full_games() {
             assert_eq!(move_from_fields(&board, from, to, &captured).unwrap(), mv);
             board.play(mv);
         }
-        let (by, end) = messages.next().unwrap();
-        let (echo_by, echo) = messages.next().unwrap();
-        assert_ne!(by, echo_by, "the other side echoes");
-        let Message::GameEnd { stop, .. } = end else {
-            panic!("{end:?}");
-        };
-        let Message::GameEnd {
-            stop: echo_stop, ..
-        } = echo
-        else {
-            panic!("{echo:?}");
-        };
+        // Then a GAMEEND from each side: one ends the game and the other
+        // echoes, or (after a move that drew by rule, which the mover
+        // claims at once and the other side sees on its turn) both end it at
+        // the same time. The mover may explain in a CHAT first.
+        let mut ends = [None, None];
+        while ends.iter().any(Option::is_none) {
+            let (by, message) = messages.next().unwrap();
+            match message {
+                Message::Chat(text) => assert!(text.starts_with("game over: "), "{text}"),
+                Message::GameEnd { stop, .. } => {
+                    assert!(
+                        ends[usize::from(by)].replace(stop).is_none(),
+                        "one GAMEEND each"
+                    );
+                }
+                other => panic!("game {game}: expected GAMEEND, got {other:?}"),
+            }
+        }
         let last = game == 3;
         assert_eq!(
-            stop || echo_stop,
+            ends[0] == Some(true) || ends[1] == Some(true),
             last,
             "the initiator stops after the last game"
         );
@@ -443,52 +449,98 @@ fn a_safe_move(board: &Draughts) -> plateau_draughts::Move {
         .unwrap_or_else(|| panic!("no move gives nothing away in {}", board.to_text()))
 }
 
-#[test]
-fn a_draw_by_rule_after_our_move_is_claimed_not_played_on() {
-    // King against king is drawn after 5 moves each (FMJD 6.5). The peer,
-    // Black, moves first, so the follower's fifth move completes the count.
-    // A peer that plays on (Moby Dam does) gets a draw claim naming the rule,
-    // not an "illegal move" and a game without result.
+/// The scripted peer's move: the first legal one that gives nothing away and
+/// leads to a position of its own pieces not seen before (so that only the
+/// rule under test can end the game), or the first legal one.
+fn a_fresh_safe_move(board: &Draughts, seen: &mut Vec<u64>) -> plateau_draughts::Move {
+    let mut ours = plateau_core::MoveList::new();
+    board.legal_moves(&mut ours);
+    let side = board.side_to_move();
+    let fresh = ours.iter().copied().find(|&mv| {
+        let mut after = board.clone();
+        after.play(mv);
+        let mut theirs = plateau_core::MoveList::new();
+        after.legal_moves(&mut theirs);
+        let key = after.pieces(side) ^ after.kings(side).rotate_left(7);
+        theirs.iter().all(|reply| reply.captured().next().is_none()) && !seen.contains(&key)
+    });
+    let mv = fresh.unwrap_or_else(|| a_safe_move(board));
+    let mut after = board.clone();
+    after.play(mv);
+    seen.push(after.pieces(side) ^ after.kings(side).rotate_left(7));
+    mv
+}
+
+fn move_message(mv: plateau_draughts::Move) -> Vec<u8> {
+    Message::Move(MoveMessage {
+        seconds: 0,
+        from: mv.from().number(),
+        to: mv.to().number(),
+        captured: mv.captured().map(|s| s.number()).collect(),
+    })
+    .encode()
+}
+
+/// How a scripted peer ends a game that the rules have drawn.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PeerHabit {
+    /// It plays on after the draw, as Moby Dam does (its move crosses our
+    /// GAMEEND on the wire).
+    PlaysOn,
+    /// It waits for our GAMEEND.
+    Waits,
+}
+
+/// A game from `position` (Black to move or White) between our follower,
+/// playing White, and a scripted peer playing Black with `peer_move`, until
+/// the rules draw it. Checks that the follower ends the game itself, with the
+/// draw, at once after the move that completes it (explaining the rule when
+/// the draw came from its own move) and that its record, PDN and score all
+/// say 1-1. Returns the explanation sent (empty when the peer's move drew)
+/// and the plies played.
+fn a_drawn_game_with_a_scripted_peer(
+    position: &str,
+    habit: PeerHabit,
+    mut peer_move: impl FnMut(&Draughts) -> plateau_draughts::Move,
+) -> (String, usize) {
     let (listener, port) = listener();
     let follower = follower(listener, config("follower", "medium", Some(1)));
     let mut peer = Raw::new(TcpStream::connect(("127.0.0.1", port)).unwrap());
-    let position = Draughts::from_text("B:WK46:BK3").unwrap();
+    let position = Draughts::from_text(position).unwrap();
     let squares = plateau_protocols::draughts_wire::squares_text(
         &position,
         &plateau_protocols::draughts_wire::DXP,
     );
-    peer.send(format!("R01{:<32}W001000BZ{squares}\0", "raw").as_bytes());
+    let to_move = match position.side_to_move() {
+        Side::White => 'W',
+        Side::Black => 'Z',
+    };
+    peer.send(format!("R01{:<32}W001000B{to_move}{squares}\0", "raw").as_bytes());
     assert_eq!(peer.receive(), format!("A{:<32}0\0", "follower").as_bytes());
     let mut board = position.clone();
-    let mut replies = 0;
-    let chat = loop {
-        let mv = a_safe_move(&board);
-        let message = Message::Move(MoveMessage {
-            seconds: 0,
-            from: mv.from().number(),
-            to: mv.to().number(),
-            captured: Vec::new(),
-        });
-        peer.send(&message.encode());
-        board.play(mv);
-        let reply = text(&peer.receive());
-        match Message::decode(&reply).unwrap() {
-            Message::Move(mv) => {
-                board.play(move_from_fields(&board, mv.from, mv.to, &mv.captured).unwrap());
-                replies += 1;
+    let explanation = loop {
+        if board.side_to_move() == Side::Black {
+            let mv = peer_move(&board);
+            peer.send(&move_message(mv));
+            board.play(mv);
+            if board.outcome().is_some() {
+                break String::new();
             }
-            other => panic!("{other:?}"),
+            continue;
         }
+        let reply = text(&peer.receive());
+        let Message::Move(mv) = Message::decode(&reply).unwrap() else {
+            panic!(
+                "expected the follower's move in {}: {reply}",
+                board.to_text()
+            );
+        };
+        board.play(move_from_fields(&board, mv.from, mv.to, &mv.captured).unwrap());
         if board.outcome().is_some() {
-            // Play on as Moby Dam does: a king move the draw rule forbids.
-            let mv = a_safe_move(&board.clone().with_draw_rules(false));
-            let message = Message::Move(MoveMessage {
-                seconds: 0,
-                from: mv.from().number(),
-                to: mv.to().number(),
-                captured: Vec::new(),
-            });
-            peer.send(&message.encode());
+            if habit == PeerHabit::PlaysOn {
+                let mv = a_safe_move(&board.clone().with_draw_rules(false));
+                peer.send(&move_message(mv));
+            }
             let reply = text(&peer.receive());
             let Message::Chat(chat) = Message::decode(&reply).unwrap() else {
                 panic!("expected the draw claim's explanation: {reply}");
@@ -496,8 +548,8 @@ fn a_draw_by_rule_after_our_move_is_claimed_not_played_on() {
             break chat;
         }
     };
-    assert_eq!(replies, 5);
-    assert!(chat.contains("5 moves each"), "{chat}");
+    let outcome = board.outcome().unwrap();
+    assert_eq!(outcome.winner, None, "{}", board.to_text());
     assert_eq!(
         Message::decode(&text(&peer.receive())).unwrap(),
         Message::GameEnd {
@@ -506,8 +558,82 @@ fn a_draw_by_rule_after_our_move_is_claimed_not_played_on() {
         }
     );
     peer.send(b"E01\0");
-    let (records, _) = follower.join();
-    assert_eq!(records.len(), 1);
-    assert_eq!(records[0].result, PdnResult::Draw);
-    assert_eq!(records[0].moves.len(), 10);
+    let (records, log) = follower.join();
+    assert_eq!(records.len(), 1, "{log:#?}");
+    let record = &records[0];
+    assert_eq!(record.result, PdnResult::Draw, "{log:#?}");
+    assert_eq!(record.moves.len(), board.plies_played(), "{log:#?}");
+    assert_eq!(record.pdn("2026.12.01").result, PdnResult::Draw);
+    assert!(
+        plateau_protocols::dxp::summary("follower", &records).contains("1 drawn"),
+        "{}",
+        plateau_protocols::dxp::summary("follower", &records)
+    );
+    (explanation, record.moves.len())
+}
+
+#[test]
+fn the_five_move_limit_completed_by_our_move_is_claimed_at_once() {
+    // King against king is drawn after 5 moves each (FMJD 6.5). The peer,
+    // Black, moves first, so the follower's fifth move completes the count,
+    // and the follower ends the game there, naming the rule: a peer that
+    // plays on (Moby Dam does) gets that, not an "illegal move" and `*`.
+    for habit in [PeerHabit::PlaysOn, PeerHabit::Waits] {
+        let mut seen = Vec::new();
+        let (chat, plies) = a_drawn_game_with_a_scripted_peer("B:WK46:BK3", habit, |board| {
+            a_fresh_safe_move(board, &mut seen)
+        });
+        assert!(chat.contains("5 moves each"), "{chat}");
+        assert_eq!(plies, 10);
+    }
+}
+
+#[test]
+fn the_sixteen_move_limit_completed_by_our_move_is_claimed_at_once() {
+    // Three kings against a lone king on the main diagonal: 16 moves each
+    // (FMJD 6.4). The peer has the kings and never repeats a position, so
+    // only the limit ends the game, on the follower's 16th move.
+    let mut seen = Vec::new();
+    let (chat, plies) =
+        a_drawn_game_with_a_scripted_peer("B:WK46:BK1,K2,K3", PeerHabit::PlaysOn, |board| {
+            a_fresh_safe_move(board, &mut seen)
+        });
+    assert!(chat.contains("16 moves each"), "{chat}");
+    assert_eq!(plies, 32);
+}
+
+/// A position where White's king can only go 46-41 and back, while Black's
+/// king on 5 goes to 10 and back: the fourth return repeats the position a
+/// third time.
+const SHUTTLE: &str = "W:WK46,36,37,31,32:BK47,K5,16,18,19,21,22,23,26,27,28,30,34,35,38,40,43,45";
+
+fn shuttle(board: &Draughts) -> plateau_draughts::Move {
+    let from = if board
+        .piece_at(plateau_draughts::Square::from_number(5).unwrap())
+        .is_some()
+    {
+        "5-10"
+    } else {
+        "10-5"
+    };
+    board.check_move(from).unwrap()
+}
+
+#[test]
+fn a_repetition_completed_by_the_peer_is_ended_by_us_as_a_draw() {
+    // White (the follower) moves first: Black's fourth move brings the start
+    // position back a third time; the follower ends the game on its turn.
+    let (chat, plies) = a_drawn_game_with_a_scripted_peer(SHUTTLE, PeerHabit::Waits, shuttle);
+    assert_eq!(chat, "");
+    assert_eq!(plies, 8);
+}
+
+#[test]
+fn a_repetition_completed_by_our_move_is_claimed_at_once() {
+    // Black (the peer) moves first: White's fourth move completes the
+    // repetition, and the peer's next move is not waited for.
+    let start = SHUTTLE.replacen('W', "B", 1);
+    let (chat, plies) = a_drawn_game_with_a_scripted_peer(&start, PeerHabit::PlaysOn, shuttle);
+    assert!(chat.contains("repetition"), "{chat}");
+    assert_eq!(plies, 8);
 }

@@ -209,9 +209,7 @@ impl Player for HubEngine {
                 let (command, fields) = parse_message(line);
                 if command == "error" {
                     let message = field(&fields, "message").unwrap_or(line);
-                    return Err(ExternalError::Protocol(format!(
-                        "the engine reported an error: {message}"
-                    )));
+                    return Err(ExternalError::Refused(message.to_string()));
                 }
                 Ok(())
             },

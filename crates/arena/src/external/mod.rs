@@ -32,6 +32,10 @@ pub enum ExternalError {
     Timeout,
     #[error("{0}")]
     Protocol(String),
+    /// The engine answered the position with an error: it will not play
+    /// from there, which says nothing about its strength.
+    #[error("the engine refused the position: {0}")]
+    Refused(String),
 }
 
 /// The protocol an engine program speaks.

@@ -779,7 +779,12 @@ fn play_weights(
         &TimeControl::PerMove(Limits::depth(config.depth)),
         config.max_plies,
     );
-    if let Some(note) = note.filter(|_| outcome.reason == EndReason::EngineFailure) {
+    if let Some(note) = note.filter(|_| {
+        matches!(
+            outcome.reason,
+            EndReason::EngineFailure | EndReason::PositionRefused
+        )
+    }) {
         return Err(TuneError::Game(note));
     }
     let side = if a_white {

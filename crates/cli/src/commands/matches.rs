@@ -195,7 +195,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             progress.println(&format!(
                 "game {:>4}/{total}: {white} (white) vs {black}: {} ({}, {} plies){note}",
                 record.number + 1,
-                record.outcome.result_text(),
+                record.result_text(),
                 record.outcome.reason,
                 record.moves.len(),
             ));
@@ -257,6 +257,13 @@ pub fn summary(
         "{} vs {} ({game}), {} games\n",
         names[0], names[1], status.done
     );
+    if status.void > 0 {
+        text += &format!(
+            "  void    {} game{} without result: an engine refused the position (see the games' notes)\n",
+            status.void,
+            if status.void == 1 { "" } else { "s" }
+        );
+    }
     text += &format!(
         "  W/D/L   +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%\n",
         t.wins,

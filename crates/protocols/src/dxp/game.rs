@@ -121,7 +121,16 @@ impl Session<'_> {
         }
         board.game.play_typed(mv);
         board.turn_started = Instant::now();
-        None
+        // Our move may complete a draw by rule (the 25-move rule, a
+        // repetition, an endgame limit): say so now, rather than wait for a
+        // peer that may not apply the rule (Moby Dam plays on) to move.
+        match board.game.game().outcome() {
+            Some(outcome) if outcome.winner.is_none() => {
+                let text = outcome.reason.to_string();
+                Some(self.end_game(setup, EndReason::Draw, rules_result(&outcome), text, true))
+            }
+            _ => None,
+        }
     }
 
     /// Waits for the peer's move (within its clock and the grace), handling
