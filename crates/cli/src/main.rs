@@ -18,6 +18,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Where the draughts endgame databases are (default: $PLATEAU_EGTB_DIR,
+    /// else the user's data directory, ~/.local/share/plateau/egtb/draughts).
+    /// Draughts engines use them whenever that directory holds a set.
+    #[arg(long, global = true, value_name = "DIR")]
+    egtb_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -52,6 +57,14 @@ enum Command {
     /// --size 5` takes a fraction of a second; 6x6 takes hours, so give it a
     /// `--time-limit`, after which the bounds proven so far are printed).
     Solve(commands::solve::SolveArgs),
+    /// Build or describe an opening book (draughts ships one).
+    Book(commands::book::BookArgs),
+    /// Generate (or check) the draughts endgame databases.
+    ///
+    /// Win, draw or loss for every position of up to --pieces pieces, by
+    /// retrograde analysis on every core, into --egtb-dir (default: the user's
+    /// data directory), where every draughts engine then finds them.
+    Egtb(commands::egtb::EgtbArgs),
     /// Search fixed positions: total nodes (a signature of the search) and nodes/s.
     Bench(commands::bench::BenchArgs),
     /// Play in an Escampe tournament as a client of the course's arbiter.
@@ -76,7 +89,16 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.egtb_dir
+        && !matches!(cli.command, Command::Egtb(_))
+        && let Err(err) = plateau_games::use_egtb_dir(dir)
+    {
+        eprintln!("error: --egtb-dir {}: {err}", dir.display());
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
+        Command::Egtb(args) => commands::egtb::run(args, cli.egtb_dir),
+        Command::Book(args) => commands::book::run(args),
         Command::Serve(args) => commands::serve::run_serve(args),
         Command::Games => commands::games::run(),
         Command::Perft(args) => commands::perft::run(args),

@@ -41,6 +41,13 @@ impl Progress {
         self.draw(true);
     }
 
+    /// [`Progress::restart`], unless the stage is already `label`.
+    pub fn restart_if(&mut self, label: &str, total: usize) {
+        if self.label != label {
+            self.restart(label, total);
+        }
+    }
+
     /// `done` of `total` finished; `note` is shown after the counts.
     pub fn update(&mut self, done: usize, note: impl Into<String>) {
         self.done = done;

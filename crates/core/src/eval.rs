@@ -26,6 +26,27 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn candidate_moves(&self, game: &G, out: &mut MoveList<G::Move>) {
         game.legal_moves(out);
     }
+
+    /// The position's value proven by a table (endgame databases), if this
+    /// evaluator has one that covers it: the search takes it for the
+    /// position's value instead of searching on. The game's own outcome
+    /// (its draw rules) is judged before this is asked.
+    fn proven(&self, _game: &G) -> Option<Proven> {
+        None
+    }
+
+    /// Keeps, of the root's `moves`, those a table proves best (the moves
+    /// that keep a won or drawn database position so), or leaves them all.
+    /// The search then chooses among what is left.
+    fn filter_root(&self, _game: &G, _moves: &mut Vec<G::Move>) {}
+}
+
+/// A value a table proves, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Proven {
+    Win,
+    Draw,
+    Loss,
 }
 
 /// Static evaluations stay strictly inside ±EVAL_LIMIT.

@@ -26,7 +26,9 @@ mod side;
 
 pub use erased::{AnyGame, Erased, play_record};
 pub use error::{MoveError, MoveErrorKind, PositionError, PositionErrorKind};
-pub use eval::{EVAL_LIMIT, Evaluator, Features, FixedWeights, Linear, MAX_WEIGHT, check_weights};
+pub use eval::{
+    EVAL_LIMIT, Evaluator, Features, FixedWeights, Linear, MAX_WEIGHT, Proven, check_weights,
+};
 pub use game::{Game, numbered_record, play_moves};
 pub use move_list::MoveList;
 pub use outcome::{EndReason, Outcome, UnknownEndReason, Verdict};

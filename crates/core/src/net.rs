@@ -605,4 +605,13 @@ impl<G: NetInputs, E: Evaluator<G>> Evaluator<NetGame<G>> for NetEval<E> {
     fn candidate_moves(&self, game: &NetGame<G>, out: &mut MoveList<G::Move>) {
         self.classic.candidate_moves(&game.game, out);
     }
+
+    #[inline]
+    fn proven(&self, game: &NetGame<G>) -> Option<crate::Proven> {
+        self.classic.proven(&game.game)
+    }
+
+    fn filter_root(&self, game: &NetGame<G>, moves: &mut Vec<G::Move>) {
+        self.classic.filter_root(&game.game, moves);
+    }
 }

@@ -1,8 +1,9 @@
 use crate::moves::Move;
-use crate::square::{BOARD, PROMOTION, bits, from_dense, row_mask};
+use crate::square::{BOARD, PROMOTION, bits, from_dense, row_mask, to_dense};
 use crate::{Square, zobrist};
 use plateau_core::{
-    EndReason, Game, MoveError, MoveList, Outcome, PositionError, Side, splitmix64,
+    EndReason, Game, MoveError, MoveList, Outcome, PositionError, PositionErrorKind, Side,
+    splitmix64,
 };
 
 /// Plies of king moves without capture (25 moves by each side) after which the
@@ -77,6 +78,23 @@ pub(crate) struct State {
     pub(crate) side: Side,
 }
 
+impl State {
+    /// A position set up from its pieces: no counts running, no draw, the
+    /// hash still to compute.
+    fn fresh(pieces: [u64; 2], kings: u64, side: Side) -> State {
+        State {
+            pieces,
+            kings,
+            hash: 0,
+            reversible: 0,
+            endgame: 0,
+            carried: false,
+            draw: 0,
+            side,
+        }
+    }
+}
+
 /// What `undo` needs, and what the repetition rule looks back at: the state
 /// before each move played, with the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,16 +140,7 @@ impl Draughts {
     /// Builds a position from checked parts (counters at zero, no history).
     pub(crate) fn from_parts(pieces: [u64; 2], kings: u64, side: Side) -> Draughts {
         let mut position = Draughts {
-            s: State {
-                pieces,
-                kings,
-                hash: 0,
-                reversible: 0,
-                endgame: 0,
-                carried: false,
-                draw: 0,
-                side,
-            },
+            s: State::fresh(pieces, kings, side),
             draw_rules: true,
             history: Vec::with_capacity(128),
         };
@@ -157,6 +166,59 @@ impl Draughts {
     /// Whether the draw rules apply.
     pub fn draw_rules(&self) -> bool {
         self.draw_rules
+    }
+
+    /// The board as dense masks (bit `i` is square `i + 1`): each side's
+    /// pieces, White first, and the kings of both. The form endgame tables
+    /// index, independent of the move generator's board layout.
+    #[inline]
+    pub fn dense(&self) -> ([u64; 2], u64) {
+        (
+            [to_dense(self.s.pieces[0]), to_dense(self.s.pieces[1])],
+            to_dense(self.s.kings),
+        )
+    }
+
+    /// Replaces the position in place with the dense masks of [`dense`]
+    /// and `side` to move: counters at zero, no history, and no allocation,
+    /// for table generators that visit millions of positions. Refused (and
+    /// the position left as it was) when a mask has bits beyond square 50,
+    /// the sides overlap, a king is on no piece, or a man stands on its own
+    /// crowning row.
+    ///
+    /// [`dense`]: Draughts::dense
+    pub fn set_dense(
+        &mut self,
+        pieces: [u64; 2],
+        kings: u64,
+        side: Side,
+    ) -> Result<(), PositionError> {
+        const SQUARES: u64 = (1 << 50) - 1;
+        let all = pieces[0] | pieces[1];
+        let problem = if all & !SQUARES != 0 {
+            Some("a piece beyond square 50")
+        } else if pieces[0] & pieces[1] != 0 {
+            Some("a square holds a piece of each side")
+        } else if kings & !all != 0 {
+            Some("a king on an empty square")
+        } else if (from_dense(pieces[0] & !kings) & PROMOTION[0]) != 0
+            || (from_dense(pieces[1] & !kings) & PROMOTION[1]) != 0
+        {
+            Some("a man on its own crowning row")
+        } else {
+            None
+        };
+        if let Some(reason) = problem {
+            return Err(PositionError::of_kind(PositionErrorKind::Illegal, reason));
+        }
+        self.s = State::fresh(
+            [from_dense(pieces[0]), from_dense(pieces[1])],
+            from_dense(kings),
+            side,
+        );
+        self.s.hash = self.compute_hash();
+        self.history.clear();
+        Ok(())
     }
 
     /// All pieces of `side`, kings included.

@@ -1,5 +1,6 @@
 //! International draughts in the registry.
 
+use crate::knowledge::WithKnowledge;
 use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
@@ -51,7 +52,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
         engine::build(
             profile,
             seed,
-            DraughtsEval::standard,
+            || WithKnowledge::new(DraughtsEval::standard()),
             DraughtsEval::seed,
             search,
         )
@@ -78,7 +79,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 profile,
                 seed,
                 net,
-                DraughtsEval::standard(),
+                WithKnowledge::new(DraughtsEval::standard()),
                 search,
             ))
         },

@@ -88,6 +88,13 @@ pub struct Tweaks {
     /// `eval=classic`: the hand-written evaluation where the profile would
     /// otherwise play the game's default network.
     pub classic: bool,
+    /// `egtb=off`: no endgame databases even where they are installed.
+    pub no_tables: bool,
+    /// `book=off`: no opening book.
+    pub no_book: bool,
+    /// `book-variety=N`: book moves scoring within N of the best are played
+    /// too (chosen at random); 0 plays the best.
+    pub book_variety: Option<u16>,
 }
 
 impl Tweaks {
@@ -178,6 +185,36 @@ impl Tweaks {
                         }
                     }
                 }
+                "egtb" => {
+                    self.no_tables = match value {
+                        "off" => true,
+                        "on" => false,
+                        other => {
+                            return Err(format!(
+                                "egtb={other}: choose on (the endgame databases where \
+                                 installed) or off"
+                            ));
+                        }
+                    }
+                }
+                "book" => {
+                    self.no_book = match value {
+                        "off" => true,
+                        "on" => false,
+                        other => return Err(format!("book={other}: choose on or off")),
+                    }
+                }
+                "book-variety" => {
+                    self.book_variety = Some(
+                        value
+                            .parse::<u16>()
+                            .ok()
+                            .filter(|v| *v <= 1000)
+                            .ok_or_else(|| {
+                                format!("book-variety={value}: a score margin from 0 to 1000")
+                            })?,
+                    )
+                }
                 "lmr-base" => self.lmr_base = Some(parse_hundredths("lmr-base", value)?),
                 "lmr-div" => {
                     let divisor = parse_hundredths("lmr-div", value)?;
@@ -189,7 +226,7 @@ impl Tweaks {
                 name => {
                     let Ok(switch) = name.parse::<Switch>() else {
                         return Err(format!(
-                            "unknown engine option {name:?}: time, hash, threads, eval, lmr-base, \
+                            "unknown engine option {name:?}: time, hash, threads, eval, egtb, book, book-variety, lmr-base, \
                              lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
                             Switch::names()
                         ));
@@ -204,6 +241,15 @@ impl Tweaks {
             }
         }
         Ok(self)
+    }
+
+    /// What the engine is built with beyond its options: databases, book.
+    pub(crate) fn build_with(&self) -> crate::knowledge::BuildWith {
+        crate::knowledge::BuildWith {
+            no_tables: self.no_tables,
+            no_book: self.no_book,
+            variety: self.book_variety.unwrap_or(0),
+        }
     }
 
     /// Applies the tweaks to engine options.
@@ -247,6 +293,15 @@ impl Tweaks {
         }
         if self.classic {
             text += ",eval=classic";
+        }
+        if self.no_tables {
+            text += ",egtb=off";
+        }
+        if self.no_book {
+            text += ",book=off";
+        }
+        if let Some(variety) = self.book_variety {
+            text += &format!(",book-variety={variety}");
         }
         if let Some(mb) = self.table_mb {
             text += &format!(",hash={mb}");
@@ -980,6 +1035,26 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Switch::ALL.len(), "two switches share a name");
+    }
+
+    #[test]
+    fn the_database_switch_reads_back_and_refuses_nonsense() {
+        let choice = EngineChoice::parse("master,egtb=off").unwrap();
+        assert!(choice.tweaks.no_tables);
+        assert_eq!(choice.name(), "master,egtb=off");
+        assert!(
+            !EngineChoice::parse("master,egtb=on")
+                .unwrap()
+                .tweaks
+                .no_tables
+        );
+        let error = EngineChoice::parse("master,egtb=maybe").unwrap_err();
+        assert!(error.contains("egtb=maybe"), "{error}");
+        let choice = EngineChoice::parse("master,book=off,book-variety=15").unwrap();
+        assert!(choice.tweaks.no_book);
+        assert_eq!(choice.tweaks.book_variety, Some(15));
+        assert_eq!(EngineChoice::parse(&choice.name()).unwrap(), choice);
+        assert!(EngineChoice::parse("master,book-variety=-1").is_err());
     }
 
     /// The fields of `options` that differ from `base`, by their Debug text.

@@ -19,16 +19,20 @@ macro_rules! embedded_network {
 
 mod abalone;
 mod ataxx;
+mod book;
 mod draughts;
 mod engine;
 mod escampe;
+mod knowledge;
 mod solve;
 mod virus_endgame;
 
+pub use book::{Book, BookConfig, BookMoves, BookProgress};
 pub use engine::{
     AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, Switch, SwitchRow,
     Thought, Tweaks, available_threads, parse_threads,
 };
+pub use knowledge::{default_egtb_dir, draughts_book, draughts_tables, use_egtb_dir};
 pub use plateau_search::score::describe as describe_score;
 /// Plies to the end of a forced win (positive) or loss (negative) a score says, if any.
 pub use plateau_search::score::plies_to_end;
@@ -488,8 +492,9 @@ impl GameSpec {
         let Some(net) = &text.net else {
             return Ok(self.engine_with(&text.choice, seed));
         };
-        let mut engine =
-            self.engine_with_network(Arc::clone(&net.net), text.choice.profile, seed)?;
+        let mut engine = knowledge::building_with(text.choice.tweaks.build_with(), || {
+            self.engine_with_network(Arc::clone(&net.net), text.choice.profile, seed)
+        })?;
         if text.choice.tweaks != Tweaks::default() {
             engine.tweak(&text.choice.tweaks);
         }
@@ -498,11 +503,14 @@ impl GameSpec {
 
     /// An engine of a profile with its tweaks (`master,time=seed`).
     pub fn engine_with(&self, choice: &EngineChoice, seed: u64) -> Box<dyn AnyEngine> {
-        let mut engine = if choice.tweaks.classic {
-            self.classic_engine(choice.profile, seed)
-        } else {
-            self.engine(choice.profile, seed)
+        let build = || {
+            if choice.tweaks.classic {
+                self.classic_engine(choice.profile, seed)
+            } else {
+                self.engine(choice.profile, seed)
+            }
         };
+        let mut engine = knowledge::building_with(choice.tweaks.build_with(), build);
         if choice.tweaks != Tweaks::default() {
             engine.tweak(&choice.tweaks);
         }

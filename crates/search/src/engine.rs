@@ -196,8 +196,10 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let root = &mut main_memory.root_moves;
         root.clear();
         root.extend(list.iter().copied());
-        if let Some(excluded) = excluded {
-            root.retain(|mv| !excluded.contains(mv));
+        match excluded {
+            // Alternatives were asked for: all of them, proven or not.
+            Some(excluded) if !excluded.is_empty() => root.retain(|mv| !excluded.contains(mv)),
+            _ => self.evaluator.filter_root(game, root),
         }
         if root.is_empty() {
             return result;

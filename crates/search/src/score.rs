@@ -1,7 +1,7 @@
 //! Search scores: evaluations near zero, wins and losses far away, counted in
 //! plies so that a faster win scores higher.
 
-use plateau_core::{EVAL_LIMIT, Outcome, Side};
+use plateau_core::{EVAL_LIMIT, Outcome, Proven, Side};
 
 /// The score of a win at the root; a win `n` plies away scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -19,6 +19,28 @@ pub fn terminal(outcome: Outcome, side_to_move: Side, ply: usize) -> i32 {
         Some(winner) if winner == side_to_move => WIN - ply as i32,
         Some(_) => -(WIN - ply as i32),
         None => 0,
+    }
+}
+
+/// A win proven by a table (endgame databases), before the tiebreaks: beyond
+/// every evaluation, below every win found by search.
+pub const TABLE_WIN: i32 = 500_000;
+
+const _: () = assert!(TABLE_WIN - 2 * EVAL_LIMIT > EVAL_LIMIT);
+const _: () = assert!(TABLE_WIN + 2 * EVAL_LIMIT < WIN_THRESHOLD);
+
+/// The score of a position a table proves, `ply` plies from the root, whose
+/// static evaluation is `eval`. A proven draw is 0. A proven win keeps the
+/// evaluation as a tiebreak and loses a point per ply, so that among won
+/// positions the search heads for the better and nearer ones: captures and
+/// promotions, the progress a table without distances cannot show.
+#[inline]
+pub fn proven(value: Proven, ply: usize, eval: i32) -> i32 {
+    let eval = eval.clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    match value {
+        Proven::Win => TABLE_WIN - ply as i32 + eval,
+        Proven::Loss => -TABLE_WIN + ply as i32 + eval,
+        Proven::Draw => 0,
     }
 }
 

@@ -454,6 +454,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         if let Some(outcome) = game.outcome() {
             return score::terminal(outcome, side, ply);
         }
+        if let Some(value) = self.evaluator.proven(game) {
+            return score::proven(value, ply, self.evaluate(game));
+        }
         if ply >= MAX_PLY - 1 {
             return self.static_eval(game);
         }
@@ -987,6 +990,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         let side = game.side_to_move();
         if let Some(outcome) = game.outcome() {
             return score::terminal(outcome, side, ply);
+        }
+        if let Some(value) = self.evaluator.proven(game) {
+            return score::proven(value, ply, self.evaluate(game));
         }
         if ply >= MAX_PLY - 1 {
             return self.static_eval(game);

@@ -53,8 +53,9 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     } else {
         engine.default_limits()
     };
+    // Analysis searches, even where an opening book has a move.
     let thought = engine
-        .think(game.as_ref(), &limits, &mut |info| {
+        .think_excluding(game.as_ref(), &limits, &[], &mut |info| {
             println!("{}", info.to_line())
         })
         .map_err(anyhow::Error::msg)?;

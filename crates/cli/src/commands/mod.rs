@@ -1,7 +1,9 @@
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod dxp;
+pub mod egtb;
 pub mod escampe_arbiter;
 pub mod escampe_client;
 pub mod games;
