@@ -1,7 +1,7 @@
 //! Bad positions, moves and files: each a clear error, never a panic, and the
 //! position untouched.
 
-use plateau_core::{Game, MoveErrorKind, MoveList, PositionErrorKind};
+use plateau_core::{Game, MoveErrorKind, MoveList, PositionErrorKind, Side};
 use plateau_draughts::{Draughts, Square, pdn};
 use proptest::prelude::*;
 
@@ -285,4 +285,31 @@ proptest! {
             prop_assert_eq!(pdn::read_game(&game.write()).unwrap(), game);
         }
     }
+}
+
+#[test]
+fn dense_boards_are_checked_and_a_refusal_changes_nothing() {
+    let mut position = Draughts::from_text("B:W28,K46:BK3,19").unwrap();
+    let before = position.clone();
+    let sq = |n: u32| 1u64 << (n - 1);
+    for (pieces, kings, why) in [
+        ([1u64 << 50, 0], 0, "beyond square 50"),
+        ([sq(28), sq(28)], 0, "each side"),
+        ([sq(28), sq(19)], sq(30), "king on an empty"),
+        ([sq(3), sq(19)], 0, "crowning row"),
+        ([sq(28), sq(47)], 0, "crowning row"),
+    ] {
+        let error = position.set_dense(pieces, kings, Side::White).unwrap_err();
+        assert!(error.reason.contains(why), "{why}: {error}");
+        assert_eq!(position, before);
+    }
+    // A good board replaces the position whole, history and counts included,
+    // and reads back.
+    let (pieces, kings) = before.dense();
+    let mut other = Draughts::new();
+    other.play(other.check_move("32-28").unwrap());
+    other.set_dense(pieces, kings, Side::Black).unwrap();
+    assert_eq!(other.to_text(), before.to_text());
+    assert_eq!(other.plies_played(), 0);
+    assert_eq!(other.hash(), before.hash());
 }

@@ -682,8 +682,9 @@ mod tests {
             let choice = EngineChoice::parse(engine).unwrap();
             let mut engine = spec.engine_with(&choice, 1);
             let start = spec.new_game();
+            // A search, not the opening book's move.
             engine
-                .think(start.as_ref(), &Limits::depth(3), &mut |_| {})
+                .think_excluding(start.as_ref(), &Limits::depth(3), &[], &mut |_| {})
                 .unwrap()
                 .score
         };

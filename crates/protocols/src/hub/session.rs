@@ -368,8 +368,10 @@ impl Session {
             silent: Arc::clone(&silent),
             answered: Arc::clone(&answered),
         };
+        // Only a move to play comes from the book; analysis and pondering search.
+        let book = mode == GoMode::Think;
         let handle = std::thread::spawn(move || {
-            worker.search(engine.as_mut(), &position, &limits);
+            worker.search(engine.as_mut(), &position, &limits, book);
             engine
         });
         self.running = Some(Running {
@@ -437,12 +439,24 @@ struct Worker {
 }
 
 impl Worker {
-    /// One search: `info` lines, then `done` (unless silenced).
-    fn search(&self, engine: &mut dyn AnyEngine, position: &Erased<Draughts>, limits: &Limits) {
+    /// One search (or a book move, with `book`): `info` lines, then `done`
+    /// (unless silenced).
+    fn search(
+        &self,
+        engine: &mut dyn AnyEngine,
+        position: &Erased<Draughts>,
+        limits: &Limits,
+        book: bool,
+    ) {
         let root = position.game();
-        let thought = engine.think(position, limits, &mut |info| {
+        let mut info = |info: &plateau_games::InfoLine| {
             self.out.line(&info_line(root, info));
-        });
+        };
+        let thought = if book {
+            engine.think(position, limits, &mut info)
+        } else {
+            engine.think_excluding(position, limits, &[], &mut info)
+        };
         let answer = match thought {
             Ok(thought) => done_line(root, &thought.best, &thought.pv),
             Err(reason) => error_line(&reason),
