@@ -81,6 +81,13 @@ pub fn draughts_tables() -> Option<Arc<Tablebase>> {
     .clone()
 }
 
+/// Whether the draw rules that count moves leave a won ending time to be
+/// won: under 40 of the 50 king plies, and under half an endgame limit.
+fn room_to_win(game: &Draughts) -> bool {
+    let (played, limit) = game.endgame_plies();
+    game.king_move_plies() < 40 && (limit == 0 || played < limit / 2)
+}
+
 /// The opening book `master` plays in draughts, built by `plateau book
 /// draughts --build` (its first lines say how).
 pub fn draughts_book() -> Arc<Book> {
@@ -151,8 +158,12 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for WithKnowledge<E> {
             return None;
         }
         Some(match tables.probe(game)? {
-            Wdl::Win => Proven::Win,
             Wdl::Draw => Proven::Draw,
+            // The databases' wins ignore the move-counting draw rules: once
+            // a count is well under way the win may come too late, and the
+            // search finds out by itself what the rules leave of it.
+            _ if !room_to_win(game) => return None,
+            Wdl::Win => Proven::Win,
             Wdl::Loss => Proven::Loss,
         })
     }
@@ -204,6 +215,32 @@ mod tests {
         eval.filter_root(&position, &mut moves);
         assert_eq!(moves, keep);
         assert_eq!(eval.proven(&position), Some(Proven::Win));
+        // Once an endgame count is half run, a win is left to the search
+        // (the databases know nothing of the count); a draw stays proven.
+        let counted = (0..plateau_egtb::index::slice_len(material))
+            .filter_map(|index| {
+                let board = plateau_egtb::index::board_at(index, material)?;
+                let (pieces, kings) = board.to_dense();
+                let mut position = Draughts::new();
+                position.set_dense(pieces, kings, Side::White).ok()?;
+                // Six plies of king moves that keep the value.
+                for _ in 0..6 {
+                    let (_, keep) = tables.keeping_moves(&position)?;
+                    let quiet = keep.into_iter().find(|mv| {
+                        !mv.is_capture()
+                            && position.piece_at(mv.from()) == Some((position.side_to_move(), true))
+                    })?;
+                    position.play(quiet);
+                }
+                (tables.probe(&position) == Some(Wdl::Win)).then_some(position)
+            })
+            .next()
+            .unwrap();
+        let (played, limit) = counted.endgame_plies();
+        assert!(limit == 10 && played == 6, "{played} of {limit}");
+        assert_eq!(eval.proven(&counted), None);
+        let drawn = Draughts::from_text("W:WK1,K2:BK46").unwrap();
+        assert_eq!(eval.proven(&drawn), Some(Proven::Draw));
         // Beyond the databases: nothing proven, nothing filtered.
         let start = Draughts::new();
         assert_eq!(eval.proven(&start), None);
