@@ -53,7 +53,8 @@ impl GameRecord {
     }
 
     /// Whether the game counts: `false` when an engine refused the position
-    /// (then neither player scores and the record says `*`).
+    /// it was first asked to move in (then neither player scores and the
+    /// record says `*`).
     pub fn has_result(&self) -> bool {
         self.outcome.reason != EndReason::PositionRefused
     }
@@ -94,6 +95,8 @@ pub(crate) fn play_game(
         _ => None,
     };
     let mut time_used = [Duration::ZERO; 2];
+    // Whether each player has been asked for a move yet.
+    let mut has_moved = [false; 2];
     let player_of = |side: Side| {
         if side == Side::White {
             white
@@ -140,8 +143,13 @@ pub(crate) fn play_game(
         let chosen = players[player].choose(&request);
         let spent = started.elapsed();
         time_used[player] += spent;
+        let first_move = !has_moved[player];
+        has_moved[player] = true;
         let played = match chosen {
-            Err(err) if err.is_refusal() => {
+            // A refusal of the position it was first given (the opening) is
+            // the engine's limit, not its loss. Later, it would let an
+            // engine escape a lost game: it fails like any other error.
+            Err(err) if err.is_refusal() && first_move => {
                 let position = game.to_text();
                 break (
                     Outcome::draw(EndReason::PositionRefused),

@@ -44,6 +44,10 @@ fn main() {
         ),
         ("hub_engine_plays_whole_games", hub_engine_plays_whole_games),
         ("hub_refusal_voids_the_game", hub_refusal_voids_the_game),
+        (
+            "hub_refusal_later_in_a_game_loses",
+            hub_refusal_later_in_a_game_loses,
+        ),
     ];
     let mut failed = 0;
     for (name, test) in tests {
@@ -347,9 +351,10 @@ fn hub_engine_plays_whole_games() {
 }
 
 fn hub_refusal_voids_the_game() {
-    // The fake answers its third position with `error`: that game has no
-    // result and counts for nobody, and the note says who refused what.
-    let config = config("draughts", &fake("hub", "refuse", 2), depth(1), 2);
+    // The fake answers every position with `error`: it refuses the opening
+    // it is given, so each game has no result and counts for nobody, and
+    // the note says who refused what.
+    let config = config("draughts", &fake("hub", "refuse", 0), depth(1), 2);
     let result = run_match(&config, |_, _| {}).unwrap();
     assert_eq!(result.records.len(), 2);
     assert!(failures(&result).is_empty(), "{:?}", failures(&result));
@@ -375,4 +380,17 @@ fn hub_refusal_voids_the_game() {
         assert_eq!(game.result, plateau_draughts::pdn::PdnResult::Unknown);
         assert!(game.tag("Termination").unwrap().contains("out of ideas"));
     }
+}
+
+fn hub_refusal_later_in_a_game_loses() {
+    // The fake plays two moves, then answers with `error`: refusing a
+    // position it reached itself would let an engine escape a lost game, so
+    // it loses that game, with the text in the note.
+    let config = config("draughts", &fake("hub", "refuse", 2), depth(1), 2);
+    let result = run_match(&config, |_, _| {}).unwrap();
+    let first = result.records.iter().find(|r| r.number == 0).unwrap();
+    assert_eq!(first.outcome.reason, EndReason::EngineFailure, "{first:?}");
+    assert_eq!(first.score_of(0), 0.0);
+    let note = first.note.as_deref().unwrap_or("");
+    assert!(note.contains("out of ideas"), "{note}");
 }

@@ -169,6 +169,9 @@ pub(crate) fn decode(bytes: &[u8], material: Material) -> Result<Packed, String>
         return Err("the block table is cut short".into());
     }
     let data = &bytes[table_end..];
+    if u64_at(HEADER) != 0 {
+        return Err("the first block does not start the data".into());
+    }
     let mut packed = vec![0u8; packed_len];
     for (block, out) in packed.chunks_mut(block_bytes).enumerate() {
         let start = u64_at(HEADER + 8 * block);

@@ -28,7 +28,10 @@ use plateau_core::{Game, MoveList, Side};
 use plateau_draughts::Draughts;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU8, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 /// The slices solved so far, for the moves that leave the material being
 /// solved.
@@ -116,7 +119,9 @@ impl Part {
 
     #[inline]
     fn mark_fresh(&self, index: u64) {
-        self.fresh[(index / 64) as usize].fetch_or(1 << (index % 64), Relaxed);
+        // Release: whoever takes the bit (Acquire) sees the state decided
+        // before it was set.
+        self.fresh[(index / 64) as usize].fetch_or(1 << (index % 64), Release);
     }
 }
 
@@ -179,7 +184,7 @@ pub fn solve_pair(
                 .for_each(|job| {
                     let mut count = 0;
                     for w in job * per_job..((job + 1) * per_job).min(words) {
-                        let mut word = part.fresh[w].swap(0, Relaxed);
+                        let mut word = part.fresh[w].swap(0, Acquire);
                         while word != 0 {
                             let index = w as u64 * 64 + u64::from(word.trailing_zeros());
                             word &= word - 1;

@@ -36,10 +36,15 @@ thread_local! {
 
 /// Runs `build` with the engines it builds made as `with` says.
 pub(crate) fn building_with<T>(with: BuildWith, build: impl FnOnce() -> T) -> T {
-    let before = BUILD_WITH.with(|s| s.replace(with));
-    let built = build();
-    BUILD_WITH.with(|s| s.set(before));
-    built
+    /// Puts the setting back however `build` ends.
+    struct Restore(BuildWith);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BUILD_WITH.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(BUILD_WITH.with(|s| s.replace(with)));
+    build()
 }
 
 /// Where the draughts databases live unless told otherwise:
@@ -60,10 +65,19 @@ pub fn default_egtb_dir() -> Option<PathBuf> {
 /// Makes engines built from now on use the databases in `dir` (the
 /// `--egtb-dir` option). Returns the number of pieces they cover.
 pub fn use_egtb_dir(dir: &Path) -> Result<u32, String> {
-    let tables = Tablebase::open(dir).map_err(|e| e.to_string())?;
+    let tables = Arc::new(Tablebase::open(dir).map_err(|e| e.to_string())?);
     let pieces = tables.pieces();
-    *TABLES.lock().unwrap_or_else(|e| e.into_inner()) = Some(Some(Arc::new(tables)));
+    prefetch(&tables);
+    *TABLES.lock().unwrap_or_else(|e| e.into_inner()) = Some(Some(tables));
     Ok(pieces)
+}
+
+/// Reads every slice on a thread of its own, so that the first search to
+/// reach an ending does not wait for its file (a probe that comes first
+/// reads it itself).
+fn prefetch(tables: &Arc<Tablebase>) {
+    let tables = Arc::clone(tables);
+    std::thread::spawn(move || tables.load_all());
 }
 
 /// The databases an engine built now gets: those chosen with
@@ -76,7 +90,9 @@ pub fn draughts_tables() -> Option<Arc<Tablebase>> {
     let mut slot = TABLES.lock().unwrap_or_else(|e| e.into_inner());
     slot.get_or_insert_with(|| {
         let dir = default_egtb_dir()?;
-        Tablebase::open(&dir).ok().map(Arc::new)
+        let tables = Arc::new(Tablebase::open(&dir).ok()?);
+        prefetch(&tables);
+        Some(tables)
     })
     .clone()
 }

@@ -44,6 +44,18 @@ pub fn proven(value: Proven, ply: usize, eval: i32) -> i32 {
     }
 }
 
+/// Scores beyond this are wins or losses, proven by a table or by search:
+/// no evaluation reaches them.
+pub const PROVEN_THRESHOLD: i32 = TABLE_WIN - 2 * EVAL_LIMIT;
+
+/// Whether a score is a win or a loss, proven by a table or by search. The
+/// pruning rules, which reason in evaluation margins, stay away from them;
+/// without tables this is [`is_decisive`].
+#[inline]
+pub fn is_proven(score: i32) -> bool {
+    score.abs() >= PROVEN_THRESHOLD
+}
+
 /// Whether a score is a forced win or loss.
 #[inline]
 pub fn is_decisive(score: i32) -> bool {

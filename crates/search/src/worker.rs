@@ -4,7 +4,7 @@
 
 use crate::history::{self, Histories};
 use crate::options::Options;
-use crate::score::{self, INFINITY, WIN, WIN_THRESHOLD, is_decisive};
+use crate::score::{self, INFINITY, PROVEN_THRESHOLD, WIN, is_decisive, is_proven};
 use crate::table::{Bound, Table};
 use plateau_core::{EVAL_LIMIT, Evaluator, Game, MoveList, Side, splitmix64};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -505,7 +505,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         let mut eval = static_eval;
         if let (Some(entry), Some(stored)) = (entry, table_score)
             && static_eval != NO_EVAL
-            && !is_decisive(stored)
+            && !is_proven(stored)
             && match entry.bound {
                 Bound::Exact => true,
                 Bound::Lower => stored > eval,
@@ -520,7 +520,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             && self.mem.frames[ply - 2].static_eval != NO_EVAL
             && static_eval > self.mem.frames[ply - 2].static_eval;
 
-        if !pv_node && static_eval != NO_EVAL && excluded.is_none() && !is_decisive(beta) {
+        if !pv_node && static_eval != NO_EVAL && excluded.is_none() && !is_proven(beta) {
             if let Some(score) =
                 self.prune_statically(game, depth, ply, alpha, beta, eval, improving, cut_node)
             {
@@ -548,7 +548,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             && let Some(code) = entry.best
             && i32::from(entry.depth) >= depth - 3
             && entry.bound != Bound::Upper
-            && !is_decisive(stored)
+            && !is_proven(stored)
         {
             let singular_beta = stored - self.margins.singular * depth;
             self.mem.frames[ply].excluded = Some(code);
@@ -630,7 +630,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         let options = self.options;
         if options.razoring
             && depth <= RAZOR_DEPTH
-            && !is_decisive(alpha)
+            && !is_proven(alpha)
             && eval + self.margins.razor * depth < alpha
         {
             let score = if options.quiescence {
@@ -674,7 +674,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                 return Some(0);
             }
             if score >= beta {
-                let score = if is_decisive(score) { beta } else { score };
+                let score = if is_proven(score) { beta } else { score };
                 if self.null_move_min_ply > 0 || depth < NULL_VERIFY_DEPTH {
                     return Some(score);
                 }
@@ -709,7 +709,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             return None;
         }
         let raised = beta + self.margins.probcut;
-        if is_decisive(raised) {
+        if is_proven(raised) {
             return None;
         }
         // The table already says a search this shallow stays below the raised beta.
@@ -785,7 +785,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             };
 
             // Shallow pruning of quiet moves, once a move has been searched.
-            if ply > 0 && !forced && !noisy && !is_table && best > -WIN_THRESHOLD {
+            if ply > 0 && !forced && !noisy && !is_table && best > -PROVEN_THRESHOLD {
                 if skip_quiets && !is_killer && !is_counter {
                     continue;
                 }
@@ -917,7 +917,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             if options.correction_history
                 && G::HAS_STRUCTURE_KEY
                 && static_eval != NO_EVAL
-                && !is_decisive(best)
+                && !is_proven(best)
                 && !best_move.is_some_and(|mv| game.is_noisy(mv))
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)

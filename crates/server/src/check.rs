@@ -79,7 +79,8 @@ pub async fn check(
             movetime: Some(CHECK_TIME),
             ..Limits::default()
         };
-        engine.think(game.as_ref(), &limits, &mut |_| {})
+        // A search for its score, not an opening book's move.
+        engine.think_excluding(game.as_ref(), &limits, &[], &mut |_| {})
     })
     .await;
     drop(permit);

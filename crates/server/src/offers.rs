@@ -233,7 +233,10 @@ async fn ai_accepts_draw(state: &Arc<AppState>, data: &RoomData, ai: Side) -> bo
                 .movetime
                 .map_or(AI_DRAW_THINK, |t| t.min(AI_DRAW_THINK)),
         );
-        let thought = engine.think(game.as_ref(), &limits, &mut |_| {}).ok()?;
+        // A search for its score, not an opening book's move.
+        let thought = engine
+            .think_excluding(game.as_ref(), &limits, &[], &mut |_| {})
+            .ok()?;
         // The score is the side to move's.
         let ours = if game.side_to_move() == ai {
             thought.score

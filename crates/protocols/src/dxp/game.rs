@@ -153,23 +153,6 @@ impl Session<'_> {
                         board.turn_started = Instant::now();
                         None
                     }
-                    Err(_)
-                        if board
-                            .game
-                            .game()
-                            .outcome()
-                            .is_some_and(|o| o.winner.is_none()) =>
-                    {
-                        // Our move drew the game by a rule the peer does not
-                        // apply (Moby Dam plays on after 25 king moves each):
-                        // claim the draw, saying which rule, rather than call
-                        // its move illegal. A peer that applies the rule ends
-                        // the game itself instead of moving.
-                        let outcome = board.game.game().outcome();
-                        let text = outcome.map(|o| o.reason.to_string()).unwrap_or_default();
-                        let result = PdnResult::from_outcome(outcome);
-                        Some(self.end_game(setup, EndReason::Draw, result, text, true))
-                    }
                     Err(reason) => {
                         (self.log)(&format!(
                             "the peer's move is refused: {reason}; position {}",
