@@ -80,11 +80,17 @@ impl Book {
             if position.is_empty() {
                 return Err(bad("no position"));
             }
+            if position.starts_with('#') || position.contains(char::is_control) {
+                return Err(bad(
+                    "a position text has no control character and no leading #",
+                ));
+            }
             let mut moves = BookMoves::new();
             for field in fields {
                 let (mv, score) = field
                     .trim()
                     .split_once(' ')
+                    .filter(|(mv, _)| !mv.is_empty() && !mv.contains(char::is_control))
                     .ok_or_else(|| bad("expected `move score` after the position"))?;
                 let score: i32 = score
                     .trim()
@@ -195,9 +201,49 @@ mod tests {
             ("W:W31-50:B1-20\t33-28 x", "not a score"),
             ("\t33-28 1", "no position"),
             ("a\tb 1\na\tb 2", "already in the book"),
+            (" #a\tb 1", "leading #"),
+            ("a\rb\tc 1", "control character"),
         ] {
             let error = Book::parse(bad).unwrap_err();
             assert!(error.contains(why), "{bad:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn random_text_never_panics_and_what_reads_writes_back() {
+        // Fuzz-style: lines built from the pieces of book lines, and bytes
+        // at random (multi-byte characters, tabs, signs, long numbers).
+        let pieces = [
+            "W:W31-50:B1-20",
+            "\t",
+            " ",
+            "33-28",
+            "-6",
+            "+7",
+            "99999999999",
+            "#",
+            "\n",
+            "é",
+            "\r",
+            "x",
+            "",
+            "\t\t",
+            "0",
+        ];
+        let mut rng = plateau_core::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = |bound: usize| rng.below(bound as u64) as usize;
+        for _ in 0..5000 {
+            let mut text = String::new();
+            for _ in 0..next(30) {
+                if next(5) == 0 {
+                    text.push(char::from_u32(next(0x3000) as u32).unwrap_or('?'));
+                } else {
+                    text += pieces[next(pieces.len())];
+                }
+            }
+            if let Ok(book) = Book::parse(&text) {
+                assert_eq!(Book::parse(&book.write()), Ok(book), "{text:?}");
+            }
         }
     }
 }
