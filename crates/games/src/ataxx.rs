@@ -335,8 +335,9 @@ embedded_network! {
 
 embedded_network! {
     /// The network `master` plays in the 7x7 virus game: 192 inputs, 128
-    /// hidden, trained on 1.55 M positions of self-play (docs/learning.md).
-    fn virus_network = "virus-7x7-192x128-d7ee9099b80e4fa8.net"
+    /// hidden, the second generation: trained on 2.3 M positions of
+    /// self-play, part of them played by the first network (docs/learning.md).
+    fn virus_network = "virus-7x7-192x128-29c2848f4dc2574a.net"
 }
 
 #[cfg(test)]
@@ -347,7 +348,7 @@ mod tests {
         let ataxx = super::ataxx_network();
         crate::tests::check_embedded_network(&ataxx, "ataxx", inputs, 128, "8556132dbeb2e986");
         let virus = super::virus_network();
-        crate::tests::check_embedded_network(&virus, "virus/7x7", inputs, 128, "d7ee9099b80e4fa8");
+        crate::tests::check_embedded_network(&virus, "virus/7x7", inputs, 128, "29c2848f4dc2574a");
     }
 
     use crate::{GameSpec, Limits, Profile, SolveOptions};
