@@ -142,36 +142,22 @@ impl Tweaks {
                 }
                 "threads" => self.threads = Some(parse_threads(value)?),
                 "selective" => {
-                    let on = match value {
-                        "on" => true,
-                        "off" => false,
-                        other => return Err(format!("selective={other}: choose on or off")),
-                    };
+                    let on = parse_on_off("selective", value)?;
                     for switch in Switch::ALL.into_iter().filter(|s| s.is_selective()) {
                         self = self.with_switch(switch, on);
                     }
                 }
                 "margins" => {
-                    self.margin_percent = Some(
-                        value
-                            .parse::<u16>()
-                            .ok()
-                            .filter(|v| (1..=10_000).contains(v))
-                            .ok_or_else(|| {
-                                format!("margins={value}: a percentage from 1 to 10000")
-                            })?,
-                    )
+                    self.margin_percent =
+                        Some(parse_u16_in("margins", value, 1..=10_000, "a percentage")?)
                 }
                 "lmp-moves" => {
-                    self.late_move_percent = Some(
-                        value
-                            .parse::<u16>()
-                            .ok()
-                            .filter(|v| (1..=10_000).contains(v))
-                            .ok_or_else(|| {
-                                format!("lmp-moves={value}: a percentage from 1 to 10000")
-                            })?,
-                    )
+                    self.late_move_percent = Some(parse_u16_in(
+                        "lmp-moves",
+                        value,
+                        1..=10_000,
+                        "a percentage",
+                    )?)
                 }
                 "eval" => {
                     self.classic = match value {
@@ -185,35 +171,15 @@ impl Tweaks {
                         }
                     }
                 }
-                "egtb" => {
-                    self.no_tables = match value {
-                        "off" => true,
-                        "on" => false,
-                        other => {
-                            return Err(format!(
-                                "egtb={other}: choose on (the endgame databases where \
-                                 installed) or off"
-                            ));
-                        }
-                    }
-                }
-                "book" => {
-                    self.no_book = match value {
-                        "off" => true,
-                        "on" => false,
-                        other => return Err(format!("book={other}: choose on or off")),
-                    }
-                }
+                "egtb" => self.no_tables = !parse_on_off("egtb", value)?,
+                "book" => self.no_book = !parse_on_off("book", value)?,
                 "book-variety" => {
-                    self.book_variety = Some(
-                        value
-                            .parse::<u16>()
-                            .ok()
-                            .filter(|v| *v <= 1000)
-                            .ok_or_else(|| {
-                                format!("book-variety={value}: a score margin from 0 to 1000")
-                            })?,
-                    )
+                    self.book_variety = Some(parse_u16_in(
+                        "book-variety",
+                        value,
+                        0..=1000,
+                        "a score margin",
+                    )?)
                 }
                 "lmr-base" => self.lmr_base = Some(parse_hundredths("lmr-base", value)?),
                 "lmr-div" => {
@@ -231,12 +197,7 @@ impl Tweaks {
                             Switch::names()
                         ));
                     };
-                    let on = match value {
-                        "on" => true,
-                        "off" => false,
-                        other => return Err(format!("{name}={other}: choose on or off")),
-                    };
-                    self = self.with_switch(switch, on);
+                    self = self.with_switch(switch, parse_on_off(name, value)?);
                 }
             }
         }
@@ -362,11 +323,36 @@ pub fn parse_threads(value: &str) -> Result<usize, String> {
 }
 
 fn parse_hundredths(name: &str, value: &str) -> Result<u16, String> {
+    parse_u16_in(name, value, 0..=1000, "a number of hundredths")
+}
+
+/// Reads `name=value` as a number in `range`; the error says it is `what`.
+fn parse_u16_in(
+    name: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<u16>,
+    what: &str,
+) -> Result<u16, String> {
     value
         .parse::<u16>()
         .ok()
-        .filter(|&v| v <= 1000)
-        .ok_or_else(|| format!("{name}={value}: a number of hundredths from 0 to 1000"))
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| {
+            format!(
+                "{name}={value}: {what} from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// Reads `name=on` or `name=off`.
+fn parse_on_off(name: &str, value: &str) -> Result<bool, String> {
+    match value {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("{name}={other}: choose on or off")),
+    }
 }
 
 /// The cores of this machine: the thread count of interactive analysis and
