@@ -3,12 +3,13 @@
 //! breaks.
 
 use crate::generate::Solved;
-use crate::index::{Board, board_at, slice_len};
+use crate::index::slice_len;
 use crate::material::Material;
+use crate::mover::Mover;
 use crate::wdl::Wdl;
-use plateau_core::{Game, MoveList, Side};
-use plateau_draughts::Draughts;
+use plateau_core::Game;
 use rayon::prelude::*;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// A position whose stored value its moves contradict.
@@ -42,27 +43,23 @@ pub fn check_slice(
     let done = AtomicU64::new(0);
     let checked = AtomicU64::new(0);
     let mismatches = std::sync::Mutex::new(Vec::new());
-    (0..len.div_ceil(chunk)).into_par_iter().for_each_init(
-        || (Draughts::new().with_draw_rules(false), MoveList::new()),
-        |(position, moves), c| {
+    (0..len.div_ceil(chunk))
+        .into_par_iter()
+        .for_each_init(Mover::new, |mover, c| {
             let end = ((c + 1) * chunk).min(len);
             let mut count = 0;
             for index in c * chunk..end {
-                let Some(board) = board_at(index, material) else {
-                    continue;
-                };
-                let (pieces, kings) = board.to_dense();
-                if position.set_dense(pieces, kings, Side::White).is_err() {
+                if !mover.set(index, material) {
                     continue;
                 }
                 count += 1;
-                let derived = derive(position, moves, solved);
+                let derived = derive(mover, solved);
                 let stored = values.get(index);
                 if derived != Some(stored) {
                     let mut found = mismatches.lock().unwrap_or_else(|e| e.into_inner());
                     if found.len() < 10 {
                         found.push(Mismatch {
-                            position: position.to_text(),
+                            position: mover.position().to_text(),
                             stored,
                             derived: derived.unwrap_or(Wdl::Draw),
                         });
@@ -74,8 +71,7 @@ pub fn check_slice(
                 done.fetch_add(end - c * chunk, Relaxed) + end - c * chunk,
                 len,
             );
-        },
-    );
+        });
     let mismatches = mismatches.into_inner().unwrap_or_else(|e| e.into_inner());
     if mismatches.is_empty() {
         Ok(checked.load(Relaxed))
@@ -84,25 +80,22 @@ pub fn check_slice(
     }
 }
 
-/// The value the moves of `position` give: the best for the side to move of
-/// the values they lead to (no move: a loss). `None` when a slice is missing.
-fn derive(
-    position: &mut Draughts,
-    moves: &mut MoveList<plateau_draughts::Move>,
-    solved: &Solved,
-) -> Option<Wdl> {
-    position.legal_moves(moves);
+/// The value the moves of the mover's position give: the best for the side
+/// to move of the values they lead to (no move: a loss). `None` when a slice
+/// is missing.
+fn derive(mover: &mut Mover, solved: &Solved) -> Option<Wdl> {
     let mut best = Wdl::Loss;
-    for &mv in moves.iter() {
-        position.play(mv);
-        let (pieces, kings) = position.dense();
-        position.undo(mv);
-        let next = Board::from_dense(pieces, kings, Side::Black);
-        match solved.value(&next)?.flipped() {
-            Wdl::Win => return Some(Wdl::Win),
-            Wdl::Draw => best = Wdl::Draw,
-            Wdl::Loss => {}
+    let moves = mover.successors(|next| match solved.value(&next).map(Wdl::flipped) {
+        None => ControlFlow::Break(None),
+        Some(Wdl::Win) => ControlFlow::Break(Some(Wdl::Win)),
+        Some(Wdl::Draw) => {
+            best = Wdl::Draw;
+            ControlFlow::Continue(())
         }
+        Some(Wdl::Loss) => ControlFlow::Continue(()),
+    });
+    match moves {
+        Err(decided) => decided,
+        Ok(_) => Some(best),
     }
-    Some(best)
 }

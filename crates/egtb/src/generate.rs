@@ -22,12 +22,12 @@
 
 use crate::index::{Board, board_at, index_of, slice_len};
 use crate::material::Material;
+use crate::mover::Mover;
 use crate::unmove::predecessors;
 use crate::wdl::{Packed, Wdl};
-use plateau_core::{Game, MoveList, Side};
-use plateau_draughts::Draughts;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::atomic::{
     AtomicU8, AtomicU64,
     Ordering::{Acquire, Relaxed, Release},
@@ -149,12 +149,12 @@ pub fn solve_pair(
     let done = AtomicU64::new(0);
     for part in &parts {
         let chunks = part.len.div_ceil(CHUNK);
-        (0..chunks).into_par_iter().for_each_init(
-            || (Draughts::new().with_draw_rules(false), MoveList::new()),
-            |(position, moves), chunk| {
+        (0..chunks)
+            .into_par_iter()
+            .for_each_init(Mover::new, |mover, chunk| {
                 let end = ((chunk + 1) * CHUNK).min(part.len);
                 for index in chunk * CHUNK..end {
-                    let state = forward(part, index, position, moves, solved, &part_of);
+                    let state = forward(part, index, mover, solved, &part_of);
                     part.state[index as usize].store(state, Relaxed);
                     if state == WIN || state == LOSS {
                         part.mark_fresh(index);
@@ -167,8 +167,7 @@ pub fn solve_pair(
                     done,
                     total,
                 });
-            },
-        );
+            });
     }
 
     // The backward passes, until nothing new is decided.
@@ -241,43 +240,36 @@ fn check_needs(material: Material, solved: &Solved) -> Result<(), GenerateError>
 fn forward(
     part: &Part,
     index: u64,
-    position: &mut Draughts,
-    moves: &mut MoveList<plateau_draughts::Move>,
+    mover: &mut Mover,
     solved: &Solved,
     part_of: &dyn Fn(Material) -> Option<usize>,
 ) -> u8 {
-    let Some(board) = board_at(index, part.material) else {
+    if !mover.set(index, part.material) {
         return BROKEN;
-    };
-    let (pieces, kings) = board.to_dense();
-    if position.set_dense(pieces, kings, Side::White).is_err() {
-        debug_assert!(false, "index {index} of {} is no position", part.material);
-        return BROKEN;
-    }
-    position.legal_moves(moves);
-    if moves.is_empty() {
-        return LOSS;
     }
     let mut open = 0u8;
     let mut draw_in_hand = false;
-    for &mv in moves.iter() {
-        position.play(mv);
-        let (pieces, kings) = position.dense();
-        position.undo(mv);
-        let next = Board::from_dense(pieces, kings, Side::Black);
+    let moves = mover.successors(|next| {
         let material = next.material();
         if material.side_pieces(0) > 0 && part_of(material).is_some() {
             open += 1;
-            continue;
+            return ControlFlow::Continue(());
         }
         match solved.value(&next) {
-            Some(Wdl::Loss) => return WIN,
+            Some(Wdl::Loss) => return ControlFlow::Break(()),
             Some(Wdl::Draw) => draw_in_hand = true,
             Some(Wdl::Win) => {}
             // check_needs saw every slice there: a move cannot leave for
             // another material of as many pieces and men.
             None => unreachable!("{} leads to {material}, not solved", part.material),
         }
+        ControlFlow::Continue(())
+    });
+    match moves {
+        // A move to a lost position.
+        Err(()) => return WIN,
+        Ok(0) => return LOSS,
+        Ok(_) => {}
     }
     if open == 0 {
         return if draw_in_hand { DRAW } else { LOSS };

@@ -21,6 +21,7 @@ pub mod file;
 pub mod generate;
 pub mod index;
 pub mod material;
+mod mover;
 mod tablebase;
 pub mod unmove;
 mod wdl;
@@ -101,16 +102,7 @@ pub fn generate_all(
             } else {
                 file::write_slice(dir, m, &v)?
             };
-            let mut counts = [0u64; 3];
-            for index in 0..v.len() {
-                if index::board_at(index, m).is_some() {
-                    counts[match v.get(index) {
-                        Wdl::Win => 0,
-                        Wdl::Draw => 1,
-                        Wdl::Loss => 2,
-                    }] += 1;
-                }
-            }
+            let counts = v.counts(m);
             let report = SliceReport {
                 material: m,
                 entries: v.len(),

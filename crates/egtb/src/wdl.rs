@@ -1,5 +1,8 @@
 //! Win, draw or loss, and a slice of them packed four to a byte.
 
+use crate::index::board_at;
+use crate::material::Material;
+use rayon::prelude::*;
 use std::fmt;
 
 /// The value of a position for the side to move, with perfect play and the
@@ -92,17 +95,25 @@ impl Packed {
         Packed { bytes, len }
     }
 
-    /// How many entries hold each value: wins, draws, losses (broken entries
-    /// included, under the value they copy).
-    pub fn counts(&self) -> [u64; 3] {
-        let mut counts = [0u64; 3];
-        for index in 0..self.len {
-            match self.get(index) {
-                Wdl::Win => counts[0] += 1,
-                Wdl::Draw => counts[1] += 1,
-                Wdl::Loss => counts[2] += 1,
-            }
-        }
-        counts
+    /// How many positions of `material` (whose values these are) are won,
+    /// drawn and lost for the side to move; broken entries are not counted.
+    pub fn counts(&self, material: Material) -> [u64; 3] {
+        const CHUNK: u64 = 1 << 16;
+        (0..self.len.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|chunk| {
+                let mut counts = [0u64; 3];
+                for index in chunk * CHUNK..((chunk + 1) * CHUNK).min(self.len) {
+                    if board_at(index, material).is_some() {
+                        counts[match self.get(index) {
+                            Wdl::Win => 0,
+                            Wdl::Draw => 1,
+                            Wdl::Loss => 2,
+                        }] += 1;
+                    }
+                }
+                counts
+            })
+            .reduce(|| [0; 3], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
     }
 }
