@@ -33,8 +33,9 @@ pub fn schedule(state: Arc<AppState>, code: String) {
 }
 
 async fn think(state: Arc<AppState>, code: &str) -> Result<(), crate::error::ApiError> {
-    let local = std::net::IpAddr::from([127, 0, 0, 1]);
-    let shared = state.room(code, local).await?;
+    let Some(shared) = state.own_room(code).await? else {
+        return Ok(());
+    };
     let (game, version, level, seat) = {
         let mut room = shared.lock().await;
         if room.ai_thinking || !room.data.ai_to_move() {

@@ -3,7 +3,7 @@
 use crate::error::ApiError;
 use crate::limits::{Kind, Limiter, Rates};
 use crate::room::{Room, RoomData};
-use crate::storage::{Change, Storage};
+use crate::storage::{Change, Database, Notice, Storage};
 use crate::tokens;
 use axum::Router;
 use axum::routing::{get, post};
@@ -122,7 +122,7 @@ impl AppState {
         code: &str,
         address: IpAddr,
     ) -> Result<Arc<AsyncMutex<Room>>, ApiError> {
-        let not_found = || ApiError::not_found(format!("no room {code:?}"));
+        let not_found = || ApiError::not_found(format!("no room {:?}", shown_code(code)));
         if !self.limiter.would_allow(address, Kind::Miss) {
             return Err(ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
@@ -137,15 +137,122 @@ impl AppState {
         if !tokens::is_code(&code) {
             return Err(miss());
         }
-        if let Some(room) = self.cached(&code) {
-            return Ok(room);
+        self.find_room(&code).await?.ok_or_else(miss)
+    }
+
+    /// The room with this code, for the server's own work (AI moves, clocks,
+    /// resuming after a restart): never rate-limited, since a limit meant for
+    /// a scanning address must not stall a game.
+    pub(crate) async fn own_room(
+        self: &Arc<Self>,
+        code: &str,
+    ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
+        self.find_room(code).await
+    }
+
+    /// The room from memory (checked against storage when other instances
+    /// share it) or from storage; `None` if there is no such room.
+    async fn find_room(
+        self: &Arc<Self>,
+        code: &str,
+    ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
+        if let Some(shared) = self.cached(code) {
+            if self.storage.is_shared() {
+                let mut room = shared.lock().await;
+                if !self.refresh(&mut room, None).await? {
+                    self.forget(code);
+                    return Ok(None);
+                }
+            }
+            return Ok(Some(shared));
         }
-        let lookup = code.clone();
+        let lookup = code.to_string();
         let Some(stored) = self.blocking(move |s| s.load_room(&lookup)).await? else {
-            return Err(miss());
+            return Ok(None);
         };
         let data = RoomData::restore(stored).map_err(ApiError::internal)?;
-        Ok(self.cache(Room::new(data)))
+        Ok(Some(self.cache(Room::new(data))))
+    }
+
+    /// Brings a room kept in memory up to date with storage, where another
+    /// instance may have changed it: the events it missed go out to its
+    /// subscribers, in order. `known`: the version storage is known to have
+    /// reached (from a notification), which saves asking. `Ok(false)`: the
+    /// room is gone from storage (swept).
+    pub(crate) async fn refresh(
+        self: &Arc<Self>,
+        room: &mut Room,
+        known: Option<u64>,
+    ) -> Result<bool, ApiError> {
+        let held = room.data.version;
+        let stored_version = match known {
+            Some(version) => Some(version),
+            None => {
+                let code = room.data.code.clone();
+                self.blocking(move |s| s.version(&code)).await?
+            }
+        };
+        let Some(stored_version) = stored_version else {
+            return Ok(false);
+        };
+        if stored_version <= held {
+            return Ok(true);
+        }
+        let code = room.data.code.clone();
+        let (stored, missed) = self
+            .blocking(move |s| Ok((s.load_room(&code)?, s.events_after(&code, held)?)))
+            .await?;
+        let Some(stored) = stored else {
+            return Ok(false);
+        };
+        let old_deadline = room.data.clock.and_then(|c| c.deadline());
+        let data = RoomData::restore(stored).map_err(ApiError::internal)?;
+        for (version, payload) in missed {
+            if version <= data.version {
+                room.publish_at(version, payload);
+            }
+        }
+        room.data = data;
+        // Whichever instance sees a clock run watches it: the first to end
+        // the game wins, the others find it over.
+        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
+            && Some(deadline) != old_deadline
+        {
+            crate::clock::watch(Arc::clone(self), room.data.code.clone(), deadline);
+        }
+        Ok(true)
+    }
+
+    /// Acts on another instance's change: a room kept here is re-read.
+    async fn on_notice(self: &Arc<Self>, notice: Notice) {
+        let targets: Vec<(Arc<AsyncMutex<Room>>, Option<u64>)> = match notice {
+            Notice::Changed { code, version } => match self.cached(&code) {
+                Some(room) => vec![(room, Some(version))],
+                None => return,
+            },
+            Notice::Resync => self
+                .rooms
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .values()
+                .map(|room| (Arc::clone(room), None))
+                .collect(),
+        };
+        for (shared, known) in targets {
+            let mut room = shared.lock().await;
+            match self.refresh(&mut room, known).await {
+                Ok(true) => {}
+                Ok(false) => self.forget(&room.data.code),
+                Err(err) => eprintln!("re-reading room {}: {}", room.data.code, err.message),
+            }
+        }
+    }
+
+    fn forget(&self, code: &str) {
+        self.rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(code);
     }
 
     fn cached(&self, code: &str) -> Option<Arc<AsyncMutex<Room>>> {
@@ -225,8 +332,7 @@ impl AppState {
         let codes = self.blocking(|s| s.playing_rooms()).await?;
         let mut resumed = 0;
         for code in codes {
-            let local = IpAddr::from([127, 0, 0, 1]);
-            let Ok(room) = self.room(&code, local).await else {
+            let Ok(Some(room)) = self.own_room(&code).await else {
                 continue;
             };
             let (ai_to_move, deadline) = {
@@ -288,6 +394,19 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
         Ok(n) => eprintln!("resumed {n} AI seat(s)"),
         Err(err) => eprintln!("could not resume AI seats: {}", err.message),
     }
+    if let Some(mut notices) = state.storage.subscribe() {
+        let listener = Arc::clone(&state);
+        tokio::spawn(async move {
+            while let Some(notice) = notices.recv().await {
+                if listener.is_closed() {
+                    break;
+                }
+                // Rooms are independent: one slow re-read holds up no other.
+                let listener = Arc::clone(&listener);
+                tokio::spawn(async move { listener.on_notice(notice).await });
+            }
+        });
+    }
     let sweeper = Arc::clone(&state);
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(sweeper.config.sweep_interval);
@@ -307,23 +426,33 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
     axum::serve(listener, app).await
 }
 
+/// A room code as shown in a message: a long one is cut short.
+pub(crate) fn shown_code(code: &str) -> String {
+    const SHOWN: usize = 16;
+    match code.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{}…", &code[..cut]),
+        None => code.to_string(),
+    }
+}
+
 /// Opens the database, binds `addr` and serves until Ctrl-C: what `plateau
 /// serve` runs. `on_ready` receives the bound address.
 pub fn run(
     addr: &str,
-    database: &std::path::Path,
+    database: &Database,
     config: ServerConfig,
     on_ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    let storage = crate::storage::SqliteStorage::open(database)
-        .map_err(|e| std::io::Error::other(format!("{}: {e}", database.display())))?;
+    let storage = database
+        .open()
+        .map_err(|e| std::io::Error::other(format!("{}: {e}", database.describe())))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         on_ready(listener.local_addr()?);
-        let state = AppState::new(Arc::new(storage), config);
+        let state = AppState::new(storage, config);
         let served = tokio::select! {
             served = serve(listener, Arc::clone(&state)) => served,
             _ = tokio::signal::ctrl_c() => Ok(()),

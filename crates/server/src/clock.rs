@@ -233,8 +233,7 @@ pub(crate) fn watch(state: Arc<AppState>, code: String, deadline_ms: i64) {
         if state.is_closed() {
             return;
         }
-        let local = std::net::IpAddr::from([127, 0, 0, 1]);
-        let Ok(shared) = state.room(&code, local).await else {
+        let Ok(Some(shared)) = state.own_room(&code).await else {
             return;
         };
         let mut room = shared.lock().await;

@@ -348,6 +348,15 @@ impl Room {
         }));
     }
 
+    /// Sends a versioned state event committed elsewhere (another instance).
+    pub fn publish_at(&self, version: u64, data: String) {
+        let _ = self.events.send(Arc::new(Event {
+            version: Some(version),
+            kind: "state",
+            data,
+        }));
+    }
+
     /// Sends an unversioned presence event (connections, AI thinking).
     pub fn publish_presence(&self) {
         let _ = self.events.send(Arc::new(Event {

@@ -1,20 +1,24 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use plateau_server::storage::Database;
 use plateau_server::{ServerConfig, run};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Run the game server: the web page and the JSON API (docs/api.md) for every
 /// game, rooms with share codes, live updates, AI opponents. Games are kept in
-/// a SQLite file (created on first start) and survive restarts.
+/// a SQLite file (created on first start) and survive restarts; with a
+/// `postgres://` URL instead, several instances share one PostgreSQL database
+/// behind a load balancer (docs/deploy.md).
 #[derive(Args)]
 pub struct ServeArgs {
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The database file.
+    /// The database: a SQLite file path, or a PostgreSQL URL
+    /// (postgres://user:password@host:port/database) shared by several
+    /// instances. The schema is created or updated on start.
     #[arg(long, default_value = "plateau.db")]
-    db: PathBuf,
+    db: String,
     /// Hours after which an untouched room is deleted.
     #[arg(long, default_value_t = 48.0)]
     idle_hours: f64,
@@ -41,10 +45,11 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
     if let Some(threads) = args.ai_threads {
         config.ai_threads = threads.max(1);
     }
-    run(&args.addr, &args.db, config, |addr| {
+    let database = Database::parse(&args.db);
+    run(&args.addr, &database, config, |addr| {
         eprintln!(
             "plateau is serving on http://{addr} (database {})",
-            args.db.display()
+            database.describe()
         );
     })
     .with_context(|| format!("cannot serve on {}", args.addr))

@@ -1,13 +1,82 @@
 //! Where rooms live between requests and across restarts.
 //!
-//! One interface, so that SQLite (the default: one file) and, later,
-//! PostgreSQL (several server instances) are interchangeable. The SQL stays
-//! portable; every state change is one transaction that also checks the room's
-//! version, so two requests racing on the same version cannot both win.
+//! One interface, so that SQLite (the default: one file, one server) and
+//! PostgreSQL (one database, several server instances) are interchangeable.
+//! The SQL stays portable; every state change is one transaction that also
+//! checks the room's version, so two requests racing on the same version
+//! cannot both win, even from two instances.
 
+mod postgres;
 mod sqlite;
 
+pub use postgres::{PostgresStorage, is_postgres_url};
 pub use sqlite::SqliteStorage;
+use std::sync::Arc;
+
+/// Which database a server uses: a `postgres://` URL, or a SQLite file path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Database {
+    /// The URL's scheme selects PostgreSQL; anything else is a file path.
+    pub fn parse(text: &str) -> Database {
+        if is_postgres_url(text) {
+            Database::Postgres(text.to_string())
+        } else {
+            Database::Sqlite(text.into())
+        }
+    }
+
+    /// Opens (or creates) the database and brings its schema up to date.
+    pub fn open(&self) -> Result<Arc<dyn Storage>, StorageError> {
+        Ok(match self {
+            Database::Sqlite(path) => Arc::new(SqliteStorage::open(path)?),
+            Database::Postgres(url) => Arc::new(PostgresStorage::connect(url)?),
+        })
+    }
+
+    /// For messages: the file, or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => redact_password(url),
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+fn redact_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((user_info, host)) => match user_info.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}{path}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// What another server instance changed (PostgreSQL notifications).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Room `code` is now at `version`.
+    Changed { code: String, version: u64 },
+    /// Notifications may have been missed (the listening connection dropped):
+    /// every room kept in memory must be re-read.
+    Resync,
+}
+
+fn hash_from(bytes: Vec<u8>) -> Result<[u8; 32], StorageError> {
+    bytes
+        .try_into()
+        .map_err(|_| StorageError("a token hash is not 32 bytes".into()))
+}
 
 /// A storage failure (the disk, the database): the server answers 500.
 #[derive(Debug, thiserror::Error)]
@@ -123,6 +192,10 @@ pub trait Storage: Send + Sync + 'static {
 
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StorageError>;
 
+    /// The room's current version (`None`: no such room): a cheap freshness
+    /// check for a room kept in memory.
+    fn version(&self, code: &str) -> Result<Option<u64>, StorageError>;
+
     /// Applies `changes` and the event of the new version `expected + 1`, only if
     /// the room is still at version `expected`. `Ok(false)`: it was not (someone
     /// else changed the room first), and nothing was written.
@@ -147,4 +220,42 @@ pub trait Storage: Send + Sync + 'static {
     /// Public rooms waiting for an opponent or being played, the most
     /// recently active first, at most `limit`.
     fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError>;
+
+    /// Whether other server instances write to the same rooms, so that a
+    /// room kept in memory must be checked against storage before use.
+    fn is_shared(&self) -> bool {
+        false
+    }
+
+    /// The changes made by other instances, as they are committed (`None`:
+    /// there are no other instances).
+    fn subscribe(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scheme_selects_the_backend_and_passwords_stay_out_of_messages() {
+        assert_eq!(
+            Database::parse("plateau.db"),
+            Database::Sqlite("plateau.db".into())
+        );
+        let url = "postgres://plateau:s3cret@db.example:5432/plateau";
+        assert_eq!(Database::parse(url), Database::Postgres(url.into()));
+        assert!(matches!(
+            Database::parse("postgresql://localhost/x"),
+            Database::Postgres(_)
+        ));
+        let shown = Database::parse(url).describe();
+        assert_eq!(shown, "postgres://plateau:***@db.example:5432/plateau");
+        assert!(!shown.contains("s3cret"));
+        assert_eq!(
+            Database::parse("postgres://localhost/x").describe(),
+            "postgres://localhost/x"
+        );
+    }
 }

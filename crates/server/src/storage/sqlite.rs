@@ -122,12 +122,6 @@ fn write_clock(
     Ok(())
 }
 
-fn hash_from(bytes: Vec<u8>) -> Result<[u8; 32], StorageError> {
-    bytes
-        .try_into()
-        .map_err(|_| StorageError("a token hash is not 32 bytes".into()))
-}
-
 impl Storage for SqliteStorage {
     fn create_room(&self, room: &NewRoom, event: &str) -> Result<bool, StorageError> {
         let mut connection = self.lock();
@@ -213,7 +207,7 @@ impl Storage for SqliteStorage {
         })?;
         for row in rows {
             let (seat, hash) = row?;
-            room.seats.push((seat, hash_from(hash)?));
+            room.seats.push((seat, super::hash_from(hash)?));
         }
         let mut moves =
             connection.prepare("SELECT text FROM moves WHERE code = ?1 ORDER BY ply")?;
@@ -340,6 +334,18 @@ impl Storage for SqliteStorage {
         )?;
         tx.commit()?;
         Ok(true)
+    }
+
+    fn version(&self, code: &str) -> Result<Option<u64>, StorageError> {
+        let connection = self.lock();
+        let version = connection
+            .query_row(
+                "SELECT version FROM rooms WHERE code = ?1",
+                params![code],
+                |row| row.get::<_, i64>(0),
+            )
+            .optional()?;
+        Ok(version.map(|v| v as u64))
     }
 
     fn events_after(&self, code: &str, version: u64) -> Result<Vec<(u64, String)>, StorageError> {

@@ -22,7 +22,7 @@ use support::{TestServer, temp_db, test_config};
 struct Harness {
     runtime: Option<tokio::runtime::Runtime>,
     server: Option<TestServer>,
-    db: PathBuf,
+    db: support::TestDb,
     browser: Browser,
 }
 

@@ -2,34 +2,81 @@
 
 #![allow(dead_code)]
 
+pub mod postgres;
+
 use futures_util::StreamExt;
-use plateau_server::storage::SqliteStorage;
+use plateau_server::storage::Database;
 use plateau_server::{AppState, ServerConfig};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The two storage backends every API test runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A test's database, on either backend.
+#[derive(Clone, Debug)]
+pub struct TestDb(pub Database);
+
+/// A fresh database on `backend`, or `None` where PostgreSQL is missing
+/// outside CI (the test then returns at once, after a loud message).
+pub async fn fresh_db(backend: Backend, name: &str) -> Option<TestDb> {
+    match backend {
+        Backend::Sqlite => Some(temp_db(name)),
+        Backend::Postgres => postgres::fresh_database(name)
+            .await
+            .map(|url| TestDb(Database::Postgres(url))),
+    }
+}
+
+/// Opens a test's database on `BACKEND` (a constant of the including module)
+/// or returns from the test.
+#[allow(unused_macros)]
+macro_rules! test_db {
+    ($name:expr) => {
+        match $crate::support::fresh_db(BACKEND, $name).await {
+            Some(db) => db,
+            None => return,
+        }
+    };
+}
+
 pub struct TestServer {
     pub base: String,
+    /// The database it serves from (another instance may share it).
+    pub db: TestDb,
     pub state: Arc<AppState>,
     task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
 impl TestServer {
-    pub async fn start(db: &Path, config: ServerConfig) -> TestServer {
+    pub async fn start(db: &TestDb, config: ServerConfig) -> TestServer {
         TestServer::start_at(db, config, "127.0.0.1:0").await
     }
 
     /// A server on a given address (a restart on the same port, as after a
     /// dropped connection).
-    pub async fn start_at(db: &Path, config: ServerConfig, address: &str) -> TestServer {
-        let storage = SqliteStorage::open(db).expect("database opens");
-        let state = AppState::new(Arc::new(storage), config);
+    pub async fn start_at(db: &TestDb, config: ServerConfig, address: &str) -> TestServer {
+        let database = db.0.clone();
+        let storage = tokio::task::spawn_blocking(move || database.open())
+            .await
+            .unwrap()
+            .expect("database opens");
+        let state = AppState::new(storage, config);
         let listener = tokio::net::TcpListener::bind(address).await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let task = tokio::spawn(plateau_server::serve(listener, Arc::clone(&state)));
-        TestServer { base, state, task }
+        TestServer {
+            base,
+            db: db.clone(),
+            state,
+            task,
+        }
     }
 
     /// Stops serving (open connections are cut) and lets go of the database.
@@ -47,8 +94,13 @@ impl TestServer {
     }
 }
 
+/// A fresh SQLite database in a fresh directory.
+pub fn temp_db(name: &str) -> TestDb {
+    TestDb(Database::Sqlite(temp_path(name)))
+}
+
 /// A fresh database path in a fresh directory.
-pub fn temp_db(name: &str) -> PathBuf {
+pub fn temp_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "plateau-server-{name}-{}-{}",
         std::process::id(),

@@ -1,0 +1,703 @@
+//! PostgreSQL storage: one database shared by several server instances.
+//!
+//! The same tables and the same version-checked transactions as SQLite, on
+//! tokio-postgres with a deadpool pool. Every commit also sends a notification
+//! (`plateau_events`, payload `CODE:VERSION`) inside its transaction, so the
+//! other instances hear of it only once it is durable and re-read the room.
+//!
+//! The `Storage` trait is blocking (the server calls it off the async runtime),
+//! so the pool and the connections live on a small runtime of their own, which
+//! the blocking calls wait on.
+
+use super::{Change, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::future::Future;
+use std::str::FromStr;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, NoTls, Transaction};
+
+/// The channel of the change notifications.
+const CHANNEL: &str = "plateau_events";
+
+/// Advisory-lock keys: one instance migrates at a time, one sweeps at a time.
+const MIGRATION_LOCK: i64 = 0x706c_6174_6561_7501;
+const SWEEP_LOCK: i64 = 0x706c_6174_6561_7502;
+
+/// The schema, one step per release that changed it; a database records the
+/// steps it has had in `plateau_migrations` and gets only the missing ones.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE rooms (
+    code TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    status TEXT NOT NULL,
+    winner TEXT,
+    reason TEXT,
+    ai_seat TEXT,
+    ai_level TEXT,
+    rematch TEXT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE INDEX rooms_updated ON rooms (updated_at);
+CREATE INDEX rooms_status ON rooms (status);
+CREATE TABLE seats (
+    code TEXT NOT NULL REFERENCES rooms ON DELETE CASCADE,
+    seat TEXT NOT NULL,
+    token_hash BYTEA NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE moves (
+    code TEXT NOT NULL REFERENCES rooms ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (code, ply)
+);
+CREATE TABLE events (
+    code TEXT NOT NULL REFERENCES rooms ON DELETE CASCADE,
+    version BIGINT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (code, version)
+);
+CREATE TABLE clocks (
+    code TEXT PRIMARY KEY REFERENCES rooms ON DELETE CASCADE,
+    initial_ms BIGINT NOT NULL,
+    increment_ms BIGINT NOT NULL,
+    white_ms BIGINT NOT NULL,
+    black_ms BIGINT NOT NULL,
+    running TEXT,
+    since_ms BIGINT NOT NULL
+);
+CREATE TABLE public_rooms (
+    code TEXT PRIMARY KEY REFERENCES rooms ON DELETE CASCADE
+);
+CREATE TABLE offers (
+    code TEXT PRIMARY KEY REFERENCES rooms ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    seat TEXT NOT NULL
+);
+CREATE TABLE notes (
+    code TEXT NOT NULL REFERENCES rooms ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    version BIGINT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (code, seq)
+);
+"];
+
+/// Connections per server instance.
+const POOL_SIZE: usize = 16;
+
+impl From<tokio_postgres::Error> for StorageError {
+    fn from(err: tokio_postgres::Error) -> StorageError {
+        // The server's message (constraint, syntax) is in the source.
+        match err.as_db_error() {
+            Some(db) => StorageError(format!("postgres: {}", db.message())),
+            None => StorageError(format!("postgres: {err}")),
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for StorageError {
+    fn from(err: deadpool_postgres::PoolError) -> StorageError {
+        StorageError(format!("postgres pool: {err}"))
+    }
+}
+
+/// Rooms in a PostgreSQL database.
+pub struct PostgresStorage {
+    pool: Pool,
+    config: tokio_postgres::Config,
+    /// Drives the connections; `None` once dropped.
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for PostgresStorage {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks, which is refused inside async code.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Whether `database` names a PostgreSQL server rather than a SQLite file.
+pub fn is_postgres_url(database: &str) -> bool {
+    database.starts_with("postgres://") || database.starts_with("postgresql://")
+}
+
+impl PostgresStorage {
+    /// Connects to `url` (`postgres://user:password@host:port/database`) and
+    /// brings the schema up to date.
+    pub fn connect(url: &str) -> Result<PostgresStorage, StorageError> {
+        let config = tokio_postgres::Config::from_str(url)
+            .map_err(|e| StorageError(format!("bad PostgreSQL URL: {e}")))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("plateau-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StorageError(format!("cannot start the PostgreSQL runtime: {e}")))?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| StorageError(format!("cannot build the PostgreSQL pool: {e}")))?;
+        let storage = PostgresStorage {
+            pool,
+            config,
+            runtime: Some(runtime),
+        };
+        storage.wait(storage.migrate())?;
+        Ok(storage)
+    }
+
+    /// Runs `job` on the storage's runtime and waits for it.
+    fn wait<T>(
+        &self,
+        job: impl Future<Output = Result<T, StorageError>>,
+    ) -> Result<T, StorageError> {
+        match &self.runtime {
+            Some(runtime) => runtime.block_on(job),
+            None => Err(StorageError("the PostgreSQL storage is closed".into())),
+        }
+    }
+
+    async fn migrate(&self) -> Result<(), StorageError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS plateau_migrations (
+                 step INTEGER PRIMARY KEY,
+                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+             )",
+        )
+        .await?;
+        let done: i32 = tx
+            .query_one("SELECT COALESCE(MAX(step), 0) FROM plateau_migrations", &[])
+            .await?
+            .get(0);
+        if done as usize > MIGRATIONS.len() {
+            return Err(StorageError(format!(
+                "the database's schema (step {done}) is newer than this plateau's ({}): upgrade plateau",
+                MIGRATIONS.len()
+            )));
+        }
+        for (step, sql) in MIGRATIONS.iter().enumerate().skip(done as usize) {
+            tx.batch_execute(sql).await?;
+            tx.execute(
+                "INSERT INTO plateau_migrations (step) VALUES ($1)",
+                &[&(step as i32 + 1)],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load(&self, code: &str) -> Result<Option<StoredRoom>, StorageError> {
+        let mut client = self.pool.get().await?;
+        // One snapshot for the room and its parts.
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await?;
+        let Some(row) = tx
+            .query_opt(
+                "SELECT code, game, variant, version, status, winner, reason, ai_seat, ai_level,
+                        rematch, created_at, updated_at FROM rooms WHERE code = $1",
+                &[&code],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let ai_seat: Option<String> = row.get(7);
+        let ai_level: Option<String> = row.get(8);
+        let mut room = StoredRoom {
+            code: row.get(0),
+            game: row.get(1),
+            variant: row.get(2),
+            version: row.get::<_, i64>(3) as u64,
+            status: row.get(4),
+            winner: row.get(5),
+            reason: row.get(6),
+            ai: ai_seat.zip(ai_level),
+            rematch: row.get(9),
+            created_at: row.get(10),
+            updated_at: row.get(11),
+            seats: Vec::new(),
+            moves: Vec::new(),
+            offer: None,
+            log: Vec::new(),
+            public: false,
+            clock: None,
+        };
+        for row in tx
+            .query(
+                "SELECT seat, token_hash FROM seats WHERE code = $1 ORDER BY seat",
+                &[&code],
+            )
+            .await?
+        {
+            room.seats
+                .push((row.get(0), super::hash_from(row.get::<_, Vec<u8>>(1))?));
+        }
+        for row in tx
+            .query(
+                "SELECT text FROM moves WHERE code = $1 ORDER BY ply",
+                &[&code],
+            )
+            .await?
+        {
+            room.moves.push(row.get(0));
+        }
+        room.offer = tx
+            .query_opt("SELECT kind, seat FROM offers WHERE code = $1", &[&code])
+            .await?
+            .map(|row| (row.get(0), row.get(1)));
+        room.clock = tx
+            .query_opt(
+                "SELECT initial_ms, increment_ms, white_ms, black_ms, running, since_ms
+                 FROM clocks WHERE code = $1",
+                &[&code],
+            )
+            .await?
+            .map(|row| StoredClock {
+                initial_ms: row.get(0),
+                increment_ms: row.get(1),
+                white_ms: row.get(2),
+                black_ms: row.get(3),
+                running: row.get(4),
+                since_ms: row.get(5),
+            });
+        room.public = tx
+            .query_opt("SELECT 1 FROM public_rooms WHERE code = $1", &[&code])
+            .await?
+            .is_some();
+        for row in tx
+            .query(
+                "SELECT text FROM notes WHERE code = $1 ORDER BY seq",
+                &[&code],
+            )
+            .await?
+        {
+            room.log.push(row.get(0));
+        }
+        tx.commit().await?;
+        Ok(Some(room))
+    }
+
+    async fn apply(
+        &self,
+        code: &str,
+        expected: u64,
+        changes: &[Change],
+        event: &str,
+        now: i64,
+    ) -> Result<bool, StorageError> {
+        let mut client = self.pool.get().await?;
+        let tx = client.transaction().await?;
+        let next = expected as i64 + 1;
+        // The row lock serializes writers of one room: a second writer waits,
+        // then finds the version moved on and writes nothing.
+        let bumped = tx
+            .execute(
+                "UPDATE rooms SET version = version + 1, updated_at = $3 WHERE code = $1 AND version = $2",
+                &[&code, &(expected as i64), &now],
+            )
+            .await?;
+        if bumped == 0 {
+            return Ok(false);
+        }
+        for change in changes {
+            apply_change(&tx, code, next, change).await?;
+        }
+        tx.execute(
+            "INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)",
+            &[&code, &next, &event],
+        )
+        .await?;
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&CHANNEL, &format!("{code}:{next}")],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Forwards the change notifications to `sender` over a dedicated
+    /// connection, reconnecting (and asking for a resync) when it drops.
+    async fn listen(config: tokio_postgres::Config, sender: mpsc::UnboundedSender<Notice>) {
+        let mut first = true;
+        loop {
+            match listen_once(&config, &sender, first).await {
+                // The receiver is gone: the server stopped.
+                Ok(()) => return,
+                Err(err) => {
+                    if sender.is_closed() {
+                        return;
+                    }
+                    eprintln!("event notifications from PostgreSQL: {err}; reconnecting");
+                }
+            }
+            first = false;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+}
+
+/// One listening connection's life. `Ok` when the receiver is gone.
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    sender: &mpsc::UnboundedSender<Notice>,
+    first: bool,
+) -> Result<(), StorageError> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let (messages_tx, mut messages) = mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        loop {
+            let message = std::future::poll_fn(|cx| connection.poll_message(cx)).await;
+            match message {
+                Some(Ok(message)) => {
+                    if messages_tx.send(Ok(message)).is_err() {
+                        return;
+                    }
+                }
+                Some(Err(err)) => {
+                    let _ = messages_tx.send(Err(Some(err)));
+                    return;
+                }
+                None => {
+                    let _ = messages_tx.send(Err(None));
+                    return;
+                }
+            }
+        }
+    });
+    let result = async {
+        client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        // Anything committed while no one listened is caught by re-reading.
+        if !first && sender.send(Notice::Resync).is_err() {
+            return Ok(());
+        }
+        while let Some(message) = messages.recv().await {
+            match message {
+                Ok(AsyncMessage::Notification(note)) => {
+                    if let Some((code, version)) = note.payload().rsplit_once(':')
+                        && let Ok(version) = version.parse()
+                        && sender
+                            .send(Notice::Changed {
+                                code: code.to_string(),
+                                version,
+                            })
+                            .is_err()
+                    {
+                        return Ok(());
+                    }
+                }
+                Ok(_) => {}
+                Err(Some(err)) => return Err(StorageError::from(err)),
+                Err(None) => return Err(StorageError("the connection closed".into())),
+            }
+        }
+        Err(StorageError("the connection closed".into()))
+    }
+    .await;
+    driver.abort();
+    result
+}
+
+async fn write_clock(
+    tx: &Transaction<'_>,
+    code: &str,
+    clock: &StoredClock,
+) -> Result<(), StorageError> {
+    tx.execute(
+        "INSERT INTO clocks (code, initial_ms, increment_ms, white_ms, black_ms, running, since_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (code) DO UPDATE SET initial_ms = $2, increment_ms = $3, white_ms = $4,
+             black_ms = $5, running = $6, since_ms = $7",
+        &[
+            &code,
+            &clock.initial_ms,
+            &clock.increment_ms,
+            &clock.white_ms,
+            &clock.black_ms,
+            &clock.running,
+            &clock.since_ms,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+async fn apply_change(
+    tx: &Transaction<'_>,
+    code: &str,
+    version: i64,
+    change: &Change,
+) -> Result<(), StorageError> {
+    match change {
+        Change::Seat { seat, token_hash } => {
+            tx.execute(
+                "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+                &[&code, seat, &&token_hash[..]],
+            )
+            .await?;
+        }
+        Change::Move { ply, text } => {
+            tx.execute(
+                "INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)",
+                &[&code, &(*ply as i32), text],
+            )
+            .await?;
+        }
+        Change::Status {
+            status,
+            winner,
+            reason,
+        } => {
+            tx.execute(
+                "UPDATE rooms SET status = $2, winner = $3, reason = $4 WHERE code = $1",
+                &[&code, status, winner, reason],
+            )
+            .await?;
+        }
+        Change::Rematch { code: rematch } => {
+            tx.execute(
+                "UPDATE rooms SET rematch = $2 WHERE code = $1",
+                &[&code, rematch],
+            )
+            .await?;
+        }
+        Change::Offer { offer } => {
+            tx.execute("DELETE FROM offers WHERE code = $1", &[&code])
+                .await?;
+            if let Some((kind, seat)) = offer {
+                tx.execute(
+                    "INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)",
+                    &[&code, kind, seat],
+                )
+                .await?;
+            }
+        }
+        Change::Takeback { keep } => {
+            tx.execute(
+                "DELETE FROM moves WHERE code = $1 AND ply > $2",
+                &[&code, &(*keep as i32)],
+            )
+            .await?;
+        }
+        Change::Clock(clock) => write_clock(tx, code, clock).await?,
+        Change::Note { text } => {
+            tx.execute(
+                "INSERT INTO notes (code, seq, version, text)
+                 SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3 FROM notes WHERE code = $1",
+                &[&code, &version, text],
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+impl Storage for PostgresStorage {
+    fn create_room(&self, room: &NewRoom, event: &str) -> Result<bool, StorageError> {
+        self.wait(async {
+            let mut client = self.pool.get().await?;
+            let tx = client.transaction().await?;
+            let inserted = tx
+                .execute(
+                    "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at)
+                     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7) ON CONFLICT (code) DO NOTHING",
+                    &[
+                        &room.code,
+                        &room.game,
+                        &room.variant,
+                        &room.status,
+                        &room.ai.as_ref().map(|a| &a.0),
+                        &room.ai.as_ref().map(|a| &a.1),
+                        &room.now,
+                    ],
+                )
+                .await?;
+            if inserted == 0 {
+                return Ok(false);
+            }
+            for (seat, hash) in &room.seats {
+                tx.execute(
+                    "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+                    &[&room.code, seat, &&hash[..]],
+                )
+                .await?;
+            }
+            if let Some(clock) = &room.clock {
+                write_clock(&tx, &room.code, clock).await?;
+            }
+            if room.public {
+                tx.execute("INSERT INTO public_rooms (code) VALUES ($1)", &[&room.code])
+                    .await?;
+            }
+            tx.execute(
+                "INSERT INTO events (code, version, payload) VALUES ($1, 1, $2)",
+                &[&room.code, &event],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StorageError> {
+        self.wait(self.load(code))
+    }
+
+    fn version(&self, code: &str) -> Result<Option<u64>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let row = client
+                .query_opt("SELECT version FROM rooms WHERE code = $1", &[&code])
+                .await?;
+            Ok(row.map(|row| row.get::<_, i64>(0) as u64))
+        })
+    }
+
+    fn commit(
+        &self,
+        code: &str,
+        expected: u64,
+        changes: &[Change],
+        event: &str,
+        now: i64,
+    ) -> Result<bool, StorageError> {
+        self.wait(self.apply(code, expected, changes, event, now))
+    }
+
+    fn events_after(&self, code: &str, version: u64) -> Result<Vec<(u64, String)>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT version, payload FROM events WHERE code = $1 AND version > $2 ORDER BY version",
+                    &[&code, &(version.min(i64::MAX as u64) as i64)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|row| (row.get::<_, i64>(0) as u64, row.get(1)))
+                .collect())
+        })
+    }
+
+    fn sweep(&self, before: i64) -> Result<Vec<String>, StorageError> {
+        self.wait(async {
+            let mut client = self.pool.get().await?;
+            let tx = client.transaction().await?;
+            // Another instance sweeping now does the work.
+            let locked: bool = tx
+                .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&SWEEP_LOCK])
+                .await?
+                .get(0);
+            if !locked {
+                return Ok(Vec::new());
+            }
+            let rows = tx
+                .query(
+                    "DELETE FROM rooms WHERE updated_at < $1 RETURNING code",
+                    &[&before],
+                )
+                .await?;
+            tx.commit().await?;
+            let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
+            codes.sort();
+            Ok(codes)
+        })
+    }
+
+    fn playing_rooms(&self) -> Result<Vec<String>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT code FROM rooms WHERE status = 'playing' ORDER BY code",
+                    &[],
+                )
+                .await?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
+    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    "SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
+                            (SELECT COUNT(*) FROM moves m WHERE m.code = r.code),
+                            (SELECT string_agg(s.seat, ' ') FROM seats s WHERE s.code = r.code),
+                            c.initial_ms, c.increment_ms
+                     FROM rooms r JOIN public_rooms p ON p.code = r.code
+                     LEFT JOIN clocks c ON c.code = r.code
+                     WHERE r.status IN ('waiting', 'playing')
+                     ORDER BY r.updated_at DESC, r.code LIMIT $1",
+                    &[&(limit.min(i64::MAX as usize) as i64)],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|row| {
+                    let ai_seat: Option<String> = row.get(4);
+                    let ai_level: Option<String> = row.get(5);
+                    let seats: Option<String> = row.get(8);
+                    let mut seats: Vec<String> = seats
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
+                    seats.sort();
+                    LobbyRoom {
+                        code: row.get(0),
+                        game: row.get(1),
+                        variant: row.get(2),
+                        status: row.get(3),
+                        ai: ai_seat.zip(ai_level),
+                        seats,
+                        moves: row.get::<_, i64>(7) as u32,
+                        updated_at: row.get(6),
+                        clock: row
+                            .get::<_, Option<i64>>(9)
+                            .zip(row.get::<_, Option<i64>>(10)),
+                    }
+                })
+                .collect())
+        })
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+
+    fn subscribe(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        let runtime = self.runtime.as_ref()?;
+        let (sender, receiver) = mpsc::unbounded_channel();
+        runtime.spawn(PostgresStorage::listen(self.config.clone(), sender));
+        Some(receiver)
+    }
+}

@@ -1,0 +1,540 @@
+// Included once per storage backend by the test file of the same name.
+
+use serde_json::json;
+use std::time::Duration;
+use crate::support::*;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn games_lists_games_variants_and_levels() {
+    let server = TestServer::start(&test_db!("games"), test_config()).await;
+    let (status, value) = get(&server.url("/api/games")).await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = value["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"escampe"));
+    assert_eq!(
+        value["levels"],
+        json!(["beginner", "medium", "strong", "expert", "master"])
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_friend_room_seats_two_players_then_spectators_only() {
+    let server = TestServer::start(&test_db!("seats"), test_config()).await;
+    let (code, seat, token) = create(&server, json!({"game": "escampe", "seat": "black"})).await;
+    assert_eq!(seat, "black");
+    assert_eq!(code.len(), 5);
+    assert!(!code.contains(['0', 'O', '1', 'I']));
+    assert_eq!(token.len(), 32);
+    let before = state(&server, &code).await;
+    assert_eq!(before["status"], "waiting");
+    assert_eq!(before["seats"]["white"]["taken"], false);
+    assert!(
+        !before.to_string().contains(&token),
+        "tokens never appear in the state"
+    );
+
+    let join = server.url(&format!("/api/rooms/{code}/join"));
+    let (status, second) = post(&join, json!({"token": null})).await;
+    assert_eq!(status, 200);
+    assert_eq!(second["seat"], "white");
+    // A known token gets its seat back (a reload, a second device).
+    let (status, again) = post(&join, json!({"token": token})).await;
+    assert_eq!((status, again["seat"].as_str()), (200, Some("black")));
+    // Also as a bearer token.
+    let response = client()
+        .post(&join)
+        .bearer_auth(second["token"].as_str().unwrap())
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["seat"], "white");
+    // A third person may only watch.
+    let (status, refused) = post(&join, json!({})).await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(refused["error"].as_str().unwrap().contains("watch"));
+    let after = state(&server, &code).await;
+    assert_eq!(after["status"], "playing");
+    assert_eq!(after["version"], 2);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn moves_are_validated_and_every_refusal_has_its_status() {
+    let server = TestServer::start(&test_db!("moves"), test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    // Escampe: Black places first.
+    let (status, value) = play(&server, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await;
+    assert_eq!(status, 200, "{value}");
+    assert_eq!(value["version"], 3);
+    assert_eq!(value["moves"], json!(["C6/B5/D5/F5/A6/E6"]));
+
+    let unchanged = state(&server, &code).await;
+    let cases = [
+        (
+            play(
+                &server,
+                &code,
+                "0123456789abcdef0123456789abcdef",
+                3,
+                "B2/A1/B1/C2/E2/F2",
+            )
+            .await,
+            403,
+            "unknown token",
+        ),
+        (
+            play(&server, "ZZZZZ", &white, 3, "B2/A1/B1/C2/E2/F2").await,
+            404,
+            "no room",
+        ),
+        (
+            play(&server, &code, &black, 3, "A6/A5/C5/F5/B6/E6").await,
+            409,
+            "not your turn",
+        ),
+        (
+            play(&server, &code, &white, 2, "B2/A1/B1/C2/E2/F2").await,
+            409,
+            "stale version",
+        ),
+        (
+            play(&server, &code, &white, 3, "B2/A1/B1/C2/E2/F3").await,
+            422,
+            "off the edge",
+        ),
+        (
+            play(&server, &code, &white, 3, "b2/a1/b1/c2/e2/f2").await,
+            422,
+            "lower case",
+        ),
+        (
+            play(&server, &code, &white, 3, &"X".repeat(300)).await,
+            422,
+            "too long",
+        ),
+    ];
+    for ((status, body), expected, words) in cases {
+        assert_eq!(status, expected, "{body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(words),
+            "{body} lacks {words:?}"
+        );
+    }
+    assert_eq!(
+        state(&server, &code).await,
+        unchanged,
+        "refused moves change nothing"
+    );
+
+    let (status, _) = play(&server, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await;
+    assert_eq!(status, 200);
+    // Resubmitting the same version again is a duplicate.
+    let (status, body) = play(&server, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await;
+    assert_eq!(status, 409, "{body}");
+    // White wins at once: C2-C5 forces Black to pass, C5-C6 takes the unicorn.
+    let (status, _) = play(&server, &code, &white, 4, "C2-C5").await;
+    assert_eq!(status, 200);
+    let (status, _) = play(&server, &code, &black, 5, "E").await;
+    assert_eq!(status, 200);
+    let (status, end) = play(&server, &code, &white, 6, "C5-C6").await;
+    assert_eq!(status, 200);
+    assert_eq!(end["status"], "finished");
+    assert_eq!(
+        end["result"],
+        json!({"winner": "white", "reason": "unicorn captured"})
+    );
+    let (status, body) = play(&server, &code, &black, 7, "A6-A5").await;
+    assert_eq!(status, 409);
+    assert!(body["error"].as_str().unwrap().contains("over"));
+
+    let response = client()
+        .get(server.url(&format!("/api/rooms/{code}/record")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let record = response.text().await.unwrap();
+    assert!(record.ends_with("2. C2-C5 E 3. C5-C6 1-0\n"), "{record}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_requests_are_clean_4xx_and_change_nothing() {
+    let server = TestServer::start(&test_db!("bad"), test_config()).await;
+    let (code, white, _black) = friend_room(&server).await;
+    let before = state(&server, &code).await;
+    let rooms = server.url("/api/rooms");
+    let raw = |url: String, body: &'static str| async move {
+        let response = client()
+            .post(url)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.text().await.unwrap())
+    };
+    let (status, text) = raw(rooms.clone(), "{not json").await;
+    assert_eq!(status, 400, "{text}");
+    assert!(text.contains("\"error\""), "{text}");
+    let (status, text) = raw(
+        server.url(&format!("/api/rooms/{code}/moves")),
+        r#"{"token": 3}"#,
+    )
+    .await;
+    assert_eq!(status, 422, "{text}");
+    let (status, body) = post(&rooms, json!({"game": "chess"})).await;
+    assert_eq!(status, 422);
+    assert!(body["error"].as_str().unwrap().contains("unknown game"));
+    let (status, _) = post(&rooms, json!({"game": "escampe", "seat": "green"})).await;
+    assert_eq!(status, 422);
+    let (status, _) = post(
+        &rooms,
+        json!({"game": "escampe", "opponent": "ai", "level": "god"}),
+    )
+    .await;
+    assert_eq!(status, 422);
+    let (status, _) = post(&rooms, json!({"game": "escampe", "colour": "white"})).await;
+    assert_eq!(status, 422, "unknown fields are refused");
+    let huge = json!({"game": "x".repeat(100_000)});
+    let (status, _) = post(&rooms, huge).await;
+    assert_eq!(status, 413);
+    let (status, _) = get(&server.url("/api/rooms/ABCDE")).await;
+    assert_eq!(status, 404);
+    let (status, _) = get(&server.url("/api/rooms/not-a-code")).await;
+    assert_eq!(status, 404);
+    let (status, _) = post(&server.url(&format!("/api/rooms/{code}/resign")), json!({})).await;
+    assert_eq!(status, 403, "no token");
+    // White's token, but Black is to place.
+    let (status, body) = play(&server, &code, &white, 2, "C6/A6/B5/D5/E6/F5").await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(state(&server, &code).await, before);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_players_and_a_spectator_see_every_move_in_order() {
+    let server = TestServer::start(&test_db!("sse"), test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    let events = server.url(&format!("/api/rooms/{code}/events"));
+    let mut streams = vec![
+        SseReader::open(&events, Some(&white), None).await,
+        SseReader::open(&events, Some(&black), None).await,
+        SseReader::open(&events, None, None).await,
+    ];
+    for stream in &mut streams {
+        let first = stream.next_state().await;
+        assert_eq!(first.id, Some(2), "the current state comes first");
+    }
+    let moves = [
+        "C6/A6/B5/D5/E6/F5",
+        "B2/A1/B1/C2/E2/F2",
+        "C2-C5",
+        "E",
+        "C5-C6",
+    ];
+    let tokens = [&black, &white, &white, &black, &white];
+    for (i, (mv, token)) in moves.iter().zip(tokens).enumerate() {
+        let (status, _) = play(&server, &code, token, 2 + i as u64, mv).await;
+        assert_eq!(status, 200);
+    }
+    for stream in &mut streams {
+        for i in 0..moves.len() {
+            let event = stream.next_state().await;
+            assert_eq!(event.id, Some(3 + i as u64));
+            assert_eq!(event.data["version"], 3 + i as u64);
+            assert_eq!(event.data["moves"].as_array().unwrap().len(), i + 1);
+        }
+    }
+    let last = state(&server, &code).await;
+    assert_eq!(
+        last["seats"]["white"]["connected"], true,
+        "seat streams count as connected"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reconnecting_client_gets_exactly_what_it_missed() {
+    let server = TestServer::start(&test_db!("replay"), test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    play(&server, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await;
+    play(&server, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await;
+    play(&server, &code, &white, 4, "C2-C5").await;
+    let events = server.url(&format!("/api/rooms/{code}/events"));
+    let mut stream = SseReader::open(&events, None, Some(3)).await;
+    let missed: Vec<Option<u64>> = vec![stream.next_state().await.id, stream.next_state().await.id];
+    assert_eq!(missed, [Some(4), Some(5)]);
+    // Nothing else until the next change.
+    let quiet = stream.next_within(Duration::from_millis(300)).await;
+    assert!(
+        quiet.as_ref().is_none_or(|e| e.event != "state"),
+        "{quiet:?}"
+    );
+    play(&server, &code, &black, 5, "E").await;
+    assert_eq!(stream.next_state().await.id, Some(6));
+    // Up to date: only new events.
+    let mut current = SseReader::open(&events, None, Some(6)).await;
+    assert!(
+        current
+            .next_within(Duration::from_millis(300))
+            .await
+            .is_none_or(|e| e.event != "state")
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ai_room_answers_with_a_legal_move() {
+    let server = TestServer::start(&test_db!("ai"), test_config()).await;
+    // Black places first: with White chosen, the AI (Black) starts.
+    let (code, seat, token) = create(
+        &server,
+        json!({"game": "escampe", "seat": "white", "opponent": "ai", "level": "medium"}),
+    )
+    .await;
+    assert_eq!(seat, "white");
+    let events = server.url(&format!("/api/rooms/{code}/events"));
+    let mut stream = SseReader::open(&events, Some(&token), None).await;
+    let mut latest = stream.next_state().await;
+    while latest.data["moves"].as_array().unwrap().is_empty() {
+        latest = stream.next_state().await;
+    }
+    assert_eq!(latest.data["side_to_move"], "white");
+    assert_eq!(latest.data["ai"]["level"], "medium");
+    let version = latest.data["version"].as_u64().unwrap();
+    // White places on the edge Black left free.
+    let black_on_top = latest.data["moves"][0].as_str().unwrap().ends_with('6')
+        || latest.data["moves"][0].as_str().unwrap().ends_with('5');
+    let placement = if black_on_top {
+        "A1/B1/C1/D1/E1/F1"
+    } else {
+        "A6/B6/C6/D6/E6/F6"
+    };
+    let (status, body) = play(&server, &code, &token, version, placement).await;
+    assert_eq!(status, 200, "{body}");
+    // White moves first after both placements; play a legal move, then the AI replies.
+    let now = state(&server, &code).await;
+    let mv = now["legal_moves"][0].as_str().unwrap().to_string();
+    let (status, _) = play(
+        &server,
+        &code,
+        &token,
+        now["version"].as_u64().unwrap(),
+        &mv,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let reply = loop {
+        let event = stream.next_state().await;
+        if event.data["moves"].as_array().unwrap().len() == 4 || event.data["status"] == "finished"
+        {
+            break event;
+        }
+    };
+    let moves = reply.data["moves"].as_array().unwrap();
+    assert!(
+        moves.len() == 4 || reply.data["status"] == "finished",
+        "{reply:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn resign_and_rematch_with_colours_swapped() {
+    let server = TestServer::start(&test_db!("rematch"), test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    let old_events = server.url(&format!("/api/rooms/{code}/events"));
+    let mut stream = SseReader::open(&old_events, Some(&black), None).await;
+    stream.next_state().await;
+    let (status, _) = post(
+        &server.url(&format!("/api/rooms/{code}/rematch")),
+        json!({"token": white}),
+    )
+    .await;
+    assert_eq!(status, 409, "no rematch before the end");
+    let (status, resigned) = post(
+        &server.url(&format!("/api/rooms/{code}/resign")),
+        json!({"token": black}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        resigned["result"],
+        json!({"winner": "white", "reason": "resignation"})
+    );
+    let (status, _) = post(
+        &server.url(&format!("/api/rooms/{code}/resign")),
+        json!({"token": white}),
+    )
+    .await;
+    assert_eq!(status, 409);
+    assert_eq!(stream.next_state().await.data["status"], "finished");
+
+    let (status, rematch) = post(
+        &server.url(&format!("/api/rooms/{code}/rematch")),
+        json!({"token": white}),
+    )
+    .await;
+    assert_eq!(status, 201, "{rematch}");
+    let new_code = rematch["code"].as_str().unwrap().to_string();
+    assert_eq!(rematch["seat"], "black", "colours swap");
+    // Announced to both seats through the old room's stream.
+    let announced = stream.next_state().await;
+    assert_eq!(announced.data["rematch"], new_code.as_str());
+    // The other player asks too: same room.
+    let (status, other) = post(
+        &server.url(&format!("/api/rooms/{code}/rematch")),
+        json!({"token": black}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(other["code"], new_code.as_str());
+    assert_eq!(other["seat"], "white");
+    // Both keep their tokens.
+    let join = server.url(&format!("/api/rooms/{new_code}/join"));
+    let (_, seat) = post(&join, json!({"token": black})).await;
+    assert_eq!(seat["seat"], "white");
+    let fresh = state(&server, &new_code).await;
+    assert_eq!(fresh["status"], "playing");
+    // In the new room the old Black (now White)... Black places first: old White.
+    let (status, _) = play(
+        &server,
+        &new_code,
+        &white,
+        fresh["version"].as_u64().unwrap(),
+        "C6/A6/B5/D5/E6/F5",
+    )
+    .await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_posts_of_the_same_version_exactly_one_wins() {
+    let server = TestServer::start(&test_db!("race"), test_config()).await;
+    for _ in 0..5 {
+        let (code, _white, black) = friend_room(&server).await;
+        let a = play(&server, &code, &black, 2, "C6/A6/B5/D5/E6/F5");
+        let b = play(&server, &code, &black, 2, "A6/A5/C5/F5/B6/E6");
+        let ((sa, _), (sb, _)) = tokio::join!(a, b);
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409]);
+        assert_eq!(
+            state(&server, &code).await["moves"]
+                .as_array()
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_restart_keeps_rooms_seats_and_moves() {
+    let db = test_db!("restart");
+    let server = TestServer::start(&db, test_config()).await;
+    let (code, white, black) = friend_room(&server).await;
+    play(&server, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await;
+    server.stop().await;
+    let server = TestServer::start(&db, test_config()).await;
+    let restored = state(&server, &code).await;
+    assert_eq!(restored["version"], 3);
+    assert_eq!(restored["moves"], json!(["C6/B5/D5/F5/A6/E6"]));
+    let (status, _) = play(&server, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await;
+    assert_eq!(status, 200, "the same token still holds its seat");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ai_left_thinking_resumes_after_a_restart() {
+    let db = test_db!("resume");
+    let config = test_config();
+    let server = TestServer::start(&db, config.clone()).await;
+    let (code, _, token) = create(
+        &server,
+        json!({"game": "escampe", "seat": "black", "opponent": "ai", "level": "beginner"}),
+    )
+    .await;
+    let (status, _) = play(&server, &code, &token, 1, "A6/A5/C5/F5/B6/E6").await;
+    assert_eq!(status, 200);
+    server.stop().await;
+    // The AI (White) may or may not have answered before the stop; after the
+    // restart it must have answered, or answer now.
+    let server = TestServer::start(&db, config).await;
+    let mut answered = false;
+    for _ in 0..100 {
+        if state(&server, &code).await["moves"]
+            .as_array()
+            .unwrap()
+            .len()
+            >= 2
+        {
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(answered);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn idle_rooms_expire() {
+    let config = plateau_server::ServerConfig {
+        idle_expiry: Duration::from_secs(1),
+        sweep_interval: Duration::from_millis(200),
+        ..test_config()
+    };
+    let server = TestServer::start(&test_db!("expiry"), config).await;
+    let (code, _, _) = create(&server, json!({"game": "escampe"})).await;
+    assert_eq!(get(&server.url(&format!("/api/rooms/{code}"))).await.0, 200);
+    tokio::time::sleep(Duration::from_millis(2600)).await;
+    assert_eq!(get(&server.url(&format!("/api/rooms/{code}"))).await.0, 404);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn creation_and_code_scanning_are_rate_limited() {
+    let config = plateau_server::ServerConfig {
+        rates: plateau_server::Rates {
+            create_room: plateau_server::Rate {
+                per_minute: 1.0,
+                burst: 3.0,
+            },
+            miss: plateau_server::Rate {
+                per_minute: 1.0,
+                burst: 5.0,
+            },
+            ..plateau_server::Rates::default()
+        },
+        ..test_config()
+    };
+    let server = TestServer::start(&test_db!("limits"), config).await;
+    for _ in 0..3 {
+        create(&server, json!({"game": "escampe"})).await;
+    }
+    let (status, body) = post(&server.url("/api/rooms"), json!({"game": "escampe"})).await;
+    assert_eq!(status, 429, "{body}");
+    let mut statuses = Vec::new();
+    for code in [
+        "AAAAA", "AAAAB", "AAAAC", "AAAAD", "AAAAE", "AAAAF", "AAAAG",
+    ] {
+        statuses.push(get(&server.url(&format!("/api/rooms/{code}"))).await.0);
+    }
+    assert_eq!(statuses[..5], [404; 5]);
+    assert_eq!(statuses[5..], [429, 429]);
+    server.stop().await;
+}

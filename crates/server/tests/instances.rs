@@ -1,0 +1,167 @@
+//! Several server instances on one PostgreSQL database: any instance serves
+//! any room, live events cross instances, and the version check keeps
+//! concurrent writers honest.
+
+#[macro_use]
+mod support;
+
+use serde_json::json;
+use std::time::Duration;
+use support::*;
+
+const BACKEND: Backend = Backend::Postgres;
+
+/// Two servers on one fresh database.
+async fn two_instances(name: &str) -> Option<(TestServer, TestServer)> {
+    let db = fresh_db(BACKEND, name).await?;
+    let a = TestServer::start(&db, test_config()).await;
+    let b = TestServer::start(&db, test_config()).await;
+    Some((a, b))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_on_each_instance_sees_the_others_moves_live() {
+    let Some((a, b)) = two_instances("live").await else {
+        return;
+    };
+    let (code, seat, white) = create(
+        &a,
+        json!({"game": "escampe", "seat": "white", "opponent": "friend"}),
+    )
+    .await;
+    assert_eq!(seat, "white");
+    // The second player joins through the other instance.
+    let (status, joined) = post(&b.url(&format!("/api/rooms/{code}/join")), json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    let black = joined["token"].as_str().unwrap().to_string();
+    let mut on_a = SseReader::open(
+        &a.url(&format!("/api/rooms/{code}/events")),
+        Some(&white),
+        None,
+    )
+    .await;
+    let mut on_b = SseReader::open(
+        &b.url(&format!("/api/rooms/{code}/events")),
+        Some(&black),
+        None,
+    )
+    .await;
+    assert_eq!(on_a.next_state().await.id, Some(2), "A has seen B's join");
+    assert_eq!(on_b.next_state().await.id, Some(2));
+
+    // Black (on B) places, White (on A) places and moves, Black answers on B.
+    let turns = [
+        (&b, &black, "C6/A6/B5/D5/E6/F5"),
+        (&a, &white, "B2/A1/B1/C2/E2/F2"),
+        (&a, &white, "C2-C5"),
+        (&b, &black, "E"),
+    ];
+    for (i, (server, token, mv)) in turns.iter().enumerate() {
+        let version = 2 + i as u64;
+        let (status, body) = play(server, &code, token, version, mv).await;
+        assert_eq!(status, 200, "move {mv}: {body}");
+        for stream in [&mut on_a, &mut on_b] {
+            let event = stream.next_state().await;
+            assert_eq!(event.id, Some(version + 1), "{mv}");
+            assert_eq!(event.data["moves"].as_array().unwrap().len(), i + 1);
+        }
+    }
+    // Both instances answer with the same state.
+    let mut from_a = state(&a, &code).await;
+    let mut from_b = state(&b, &code).await;
+    // Presence is per instance (each counts its own streams).
+    from_a["seats"] = json!(null);
+    from_b["seats"] = json!(null);
+    assert_eq!(from_a, from_b);
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_moves_through_both_instances_give_exactly_one_success() {
+    let Some((a, b)) = two_instances("race").await else {
+        return;
+    };
+    for round in 0..6 {
+        let (code, white, black) = friend_room(&a).await;
+        // Both instances have the room in memory.
+        state(&b, &code).await;
+        // The same seat sends its move to both at once (two tabs, say).
+        let url_a = a.url(&format!("/api/rooms/{code}/moves"));
+        let url_b = b.url(&format!("/api/rooms/{code}/moves"));
+        let body = json!({"token": black, "version": 2, "move": "C6/A6/B5/D5/E6/F5"});
+        let other = json!({"token": black, "version": 2, "move": "A6/B6/C6/D6/E6/F6"});
+        let (first, second) = tokio::join!(post(&url_a, body), post(&url_b, other));
+        let mut statuses = [first.0, second.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}: {first:?} {second:?}");
+        // Both instances show the winner's placement, and only it.
+        let winner = if first.0 == 200 { &first.1 } else { &second.1 };
+        for server in [&a, &b] {
+            let now = state(server, &code).await;
+            assert_eq!(now["version"], 3);
+            assert_eq!(now["moves"].as_array().unwrap().len(), 1);
+            assert_eq!(now["position"], winner["position"], "{winner}");
+        }
+        // The loser's next try, on its own instance, is based on the new state.
+        let (status, body) = play(&b, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await;
+        assert_eq!(status, 200, "{body}");
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn reconnecting_to_the_other_instance_replays_exactly_the_missed_events() {
+    let Some((a, b)) = two_instances("replay").await else {
+        return;
+    };
+    let (code, white, black) = friend_room(&a).await;
+    let mut stream =
+        SseReader::open(&a.url(&format!("/api/rooms/{code}/events")), None, None).await;
+    assert_eq!(stream.next_state().await.id, Some(2));
+    play(&a, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await;
+    assert_eq!(stream.next_state().await.id, Some(3));
+    // The client loses instance A; meanwhile moves land through A and B.
+    drop(stream);
+    assert_eq!(play(&a, &code, &white, 3, "B2/A1/B1/C2/E2/F2").await.0, 200);
+    assert_eq!(play(&b, &code, &white, 4, "C2-C5").await.0, 200);
+    let mut again =
+        SseReader::open(&b.url(&format!("/api/rooms/{code}/events")), None, Some(3)).await;
+    let replayed: Vec<Option<u64>> = vec![again.next_state().await.id, again.next_state().await.id];
+    assert_eq!(replayed, [Some(4), Some(5)]);
+    let quiet = again.next_within(Duration::from_millis(300)).await;
+    assert!(
+        quiet.as_ref().is_none_or(|e| e.event != "state"),
+        "{quiet:?}"
+    );
+    // And it stays live for a move made through A.
+    assert_eq!(play(&a, &code, &black, 5, "E").await.0, 200);
+    let live = again.next_state().await;
+    assert_eq!(live.id, Some(6));
+    assert_eq!(live.data["moves"].as_array().unwrap().len(), 4);
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_room_swept_by_one_instance_is_gone_from_the_other() {
+    let Some((a, b)) = two_instances("sweep").await else {
+        return;
+    };
+    let (code, _, _) = friend_room(&a).await;
+    state(&b, &code).await;
+    // An instance that expires every room at once sweeps the shared database.
+    let sweeper_config = plateau_server::ServerConfig {
+        idle_expiry: Duration::from_secs(0),
+        sweep_interval: Duration::from_millis(200),
+        ..test_config()
+    };
+    let sweeper = TestServer::start(&a.db, sweeper_config).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (status, body) = get(&b.url(&format!("/api/rooms/{code}"))).await;
+    assert_eq!(status, 404, "{body}");
+    sweeper.stop().await;
+    a.stop().await;
+    b.stop().await;
+}
