@@ -210,6 +210,8 @@ pub async fn create_room(
             public: request.public,
             clock: room.data.clock.map(|c| c.stored()),
             now: now(),
+            creator: peer.ip().to_string(),
+            ai_due: room.data.ai_to_move().then(crate::clock::now_ms),
         };
         let event = room.state().to_string();
         if state
@@ -224,7 +226,7 @@ pub async fn create_room(
     let deadline = room.data.clock.and_then(|c| c.deadline());
     state.cache(room);
     if ai_first {
-        crate::ai::schedule(Arc::clone(&state), code.clone());
+        state.ai_wake.notify_one();
     }
     if let Some(deadline) = deadline {
         crate::clock::watch(Arc::clone(&state), code.clone(), deadline);
@@ -407,11 +409,7 @@ pub(crate) async fn apply_move(
             reason: Some(outcome.reason.to_string()),
         });
     }
-    let value = state.commit(room, next, changes).await?;
-    if room.data.ai_to_move() {
-        crate::ai::schedule(Arc::clone(state), room.data.code.clone());
-    }
-    Ok(value)
+    state.commit(room, next, changes).await
 }
 
 /// `POST /api/rooms/{code}/resign`.
@@ -497,6 +495,8 @@ pub async fn rematch(
             public: false,
             clock: fresh.data.clock.map(|c| c.stored()),
             now: now(),
+            creator: peer.ip().to_string(),
+            ai_due: fresh.data.ai_to_move().then(crate::clock::now_ms),
         };
         let event = fresh.state().to_string();
         if state
@@ -524,7 +524,7 @@ pub async fn rematch(
         )
         .await?;
     if ai_first {
-        crate::ai::schedule(Arc::clone(&state), new_code.clone());
+        state.ai_wake.notify_one();
     }
     Ok((
         StatusCode::CREATED,

@@ -12,7 +12,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio::sync::{Mutex as AsyncMutex, Semaphore};
+use tokio::sync::{Mutex as AsyncMutex, Notify, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
@@ -61,6 +61,10 @@ pub struct AppState {
     /// Set when the server stops: background work (AI moves, sweeps) then
     /// writes nothing more.
     closed: AtomicBool,
+    /// This instance's name on the AI moves it claims.
+    pub(crate) instance: String,
+    /// Wakes the AI worker: a move became due.
+    pub(crate) ai_wake: Notify,
 }
 
 /// Seconds since the epoch.
@@ -79,12 +83,25 @@ impl AppState {
             config,
             rooms: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
+            instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
+            ai_wake: Notify::new(),
         })
     }
 
     /// Stops background work: nothing is committed after this.
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops cleanly: background work stops, and the AI moves this
+    /// instance claimed go back to the line at once rather than when their
+    /// lease runs out.
+    pub async fn shutdown(self: &Arc<Self>) {
+        self.close();
+        let owner = self.instance.clone();
+        if let Err(err) = self.blocking(move |s| s.release_ai(Some(&owner))).await {
+            eprintln!("giving back AI moves: {}", err.message);
+        }
     }
 
     pub fn is_closed(&self) -> bool {
@@ -156,7 +173,7 @@ impl AppState {
         self: &Arc<Self>,
         code: &str,
     ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
-        if let Some(shared) = self.cached(code) {
+        if let Some(shared) = self.cached_room(code) {
             if self.storage.is_shared() {
                 let mut room = shared.lock().await;
                 if !self.refresh(&mut room, None).await? {
@@ -226,17 +243,23 @@ impl AppState {
     /// Acts on another instance's change: a room kept here is re-read.
     async fn on_notice(self: &Arc<Self>, notice: Notice) {
         let targets: Vec<(Arc<AsyncMutex<Room>>, Option<u64>)> = match notice {
-            Notice::Changed { code, version } => match self.cached(&code) {
+            Notice::AiDue => {
+                self.ai_wake.notify_one();
+                return;
+            }
+            Notice::Changed { code, version } => match self.cached_room(&code) {
                 Some(room) => vec![(room, Some(version))],
                 None => return,
             },
-            Notice::Resync => self
-                .rooms
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .values()
-                .map(|room| (Arc::clone(room), None))
-                .collect(),
+            Notice::Resync => {
+                self.ai_wake.notify_one();
+                self.rooms
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .values()
+                    .map(|room| (Arc::clone(room), None))
+                    .collect()
+            }
         };
         for (shared, known) in targets {
             let mut room = shared.lock().await;
@@ -255,7 +278,8 @@ impl AppState {
             .remove(code);
     }
 
-    fn cached(&self, code: &str) -> Option<Arc<AsyncMutex<Room>>> {
+    /// The room if this instance keeps it in memory (no storage access).
+    pub(crate) fn cached_room(&self, code: &str) -> Option<Arc<AsyncMutex<Room>>> {
         self.rooms
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -292,6 +316,13 @@ impl AppState {
         let expected = room.data.version;
         let old_deadline = room.data.clock.and_then(|c| c.deadline());
         next.version = expected + 1;
+        // The AI's job follows every change: renewed at the new version while
+        // the AI is to move, dropped otherwise.
+        let ai_due = next.ai_to_move();
+        let mut changes = changes;
+        changes.push(Change::AiTurn {
+            due_ms: ai_due.then(crate::clock::now_ms),
+        });
         let state = room.state_of(&next);
         let payload = state.to_string();
         let code = next.code.clone();
@@ -306,6 +337,9 @@ impl AppState {
         }
         room.data = next;
         room.publish(payload);
+        if ai_due {
+            self.ai_wake.notify_one();
+        }
         // One timer per running clock: a change that leaves it as it was
         // (an offer, say) sets none.
         if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
@@ -327,8 +361,13 @@ impl AppState {
         Ok(codes.len())
     }
 
-    /// After a restart: every room whose AI is to move starts thinking again.
+    /// After a restart: every running clock is watched again, and every room
+    /// whose AI is to move has its job (the worker plays them).
     pub(crate) async fn resume_ai(self: &Arc<Self>) -> Result<usize, ApiError> {
+        if !self.storage.is_shared() {
+            // The only instance: claims left by an earlier run are void.
+            self.blocking(|s| s.release_ai(None)).await?;
+        }
         let codes = self.blocking(|s| s.playing_rooms()).await?;
         let mut resumed = 0;
         for code in codes {
@@ -347,7 +386,10 @@ impl AppState {
                 crate::clock::watch(Arc::clone(self), code.clone(), deadline);
             }
             if ai_to_move {
-                crate::ai::schedule(Arc::clone(self), code);
+                // Rooms from before AI jobs existed get theirs now.
+                let version = room.lock().await.data.version;
+                self.blocking(move |s| s.ensure_ai(&code, version, crate::clock::now_ms()))
+                    .await?;
                 resumed += 1;
             }
         }
@@ -407,6 +449,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
             }
         });
     }
+    tokio::spawn(crate::ai::work(Arc::clone(&state)));
     let sweeper = Arc::clone(&state);
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(sweeper.config.sweep_interval);
@@ -457,7 +500,7 @@ pub fn run(
             served = serve(listener, Arc::clone(&state)) => served,
             _ = tokio::signal::ctrl_c() => Ok(()),
         };
-        state.close();
+        state.shutdown().await;
         served
     })
 }

@@ -313,9 +313,6 @@ pub async fn takeback(
         ),
     }
     let value = state.commit(&mut room, next, changes).await?;
-    if room.data.ai_to_move() {
-        crate::ai::schedule(Arc::clone(&state), room.data.code.clone());
-    }
     Ok(Json(value))
 }
 

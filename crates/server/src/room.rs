@@ -115,10 +115,19 @@ pub struct RoomData {
     pub clock: Option<crate::clock::ClockState>,
 }
 
+/// What the state shows of the AI's work on this instance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AiShown {
+    /// Searching its move.
+    pub thinking: bool,
+    /// Its move waits for a thread: its place in line (1: next).
+    pub queue: Option<u32>,
+}
+
 /// A room in memory: its data and its live parts.
 pub struct Room {
     pub data: RoomData,
-    pub ai_thinking: bool,
+    pub ai: AiShown,
     /// Open event streams per seat (tokens sent with the stream).
     pub connected: [usize; 2],
     pub events: broadcast::Sender<Arc<Event>>,
@@ -258,7 +267,7 @@ impl RoomData {
     }
 
     /// The state every client sees (no token in it), with the live parts.
-    pub fn state(&self, connected: [usize; 2], ai_thinking: bool) -> Value {
+    pub fn state(&self, connected: [usize; 2], ai: AiShown) -> Value {
         let count = if self.status == Status::Playing {
             self.game.legal_move_count()
         } else {
@@ -302,7 +311,8 @@ impl RoomData {
             "ai": self.ai.map(|(side, level)| json!({
                 "seat": side_name(side),
                 "level": level.name(),
-                "thinking": ai_thinking,
+                "thinking": ai.thinking,
+                "queue": ai.queue,
             })),
             "rematch": self.rematch,
             "offer": self.offer.map(|offer| json!({
@@ -323,7 +333,7 @@ impl Room {
     pub fn new(data: RoomData) -> Room {
         Room {
             data,
-            ai_thinking: false,
+            ai: AiShown::default(),
             connected: [0, 0],
             events: broadcast::channel(EVENT_BUFFER).0,
         }
@@ -331,12 +341,12 @@ impl Room {
 
     /// The current state with the live parts.
     pub fn state(&self) -> Value {
-        self.data.state(self.connected, self.ai_thinking)
+        self.data.state(self.connected, self.ai)
     }
 
     /// What `data` would look like to clients in this room.
     pub fn state_of(&self, data: &RoomData) -> Value {
-        data.state(self.connected, self.ai_thinking)
+        data.state(self.connected, self.ai)
     }
 
     /// Sends a versioned state event to the subscribers.

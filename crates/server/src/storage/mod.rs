@@ -67,9 +67,25 @@ fn redact_password(url: &str) -> String {
 pub enum Notice {
     /// Room `code` is now at `version`.
     Changed { code: String, version: u64 },
+    /// An AI move became due somewhere: idle AI workers look for it.
+    AiDue,
     /// Notifications may have been missed (the listening connection dropped):
     /// every room kept in memory must be re-read.
     Resync,
+}
+
+/// The order in which due AI moves are claimed, fair between addresses: by
+/// how many of the same address's moves are searching or ahead in line
+/// (round robin between addresses), then by waiting time. `now` is the SQL
+/// parameter holding the current time in milliseconds; `j` is the job.
+fn fair_order(now: &str) -> String {
+    format!(
+        "(SELECT COUNT(*) FROM ai_jobs r WHERE r.address = j.address AND r.code <> j.code
+              AND ((r.owner IS NOT NULL AND r.lease_until_ms > {now})
+                   OR (r.lease_until_ms <= {now}
+                       AND (r.due_ms < j.due_ms OR (r.due_ms = j.due_ms AND r.code < j.code))))),
+         j.due_ms, j.code"
+    )
 }
 
 fn hash_from(bytes: Vec<u8>) -> Result<[u8; 32], StorageError> {
@@ -104,6 +120,23 @@ pub struct NewRoom {
     pub public: bool,
     pub clock: Option<StoredClock>,
     pub now: i64,
+    /// The creator's address: the AI's moves are shared fairly between
+    /// addresses.
+    pub creator: String,
+    /// When the AI is to move first: the job's time (ms since the epoch).
+    pub ai_due: Option<i64>,
+}
+
+/// An AI move claimed by one instance (see `Storage::claim_ai`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AiJob {
+    pub code: String,
+    /// The room's version the move answers.
+    pub version: u64,
+    /// Earlier claims of this move that did not end it.
+    pub attempts: u32,
+    /// Moves waiting for a thread when this one was claimed.
+    pub waiting: u32,
 }
 
 /// A room's clocks as stored (see `crate::clock`): milliseconds, and the
@@ -182,6 +215,9 @@ pub enum Change {
     Note { text: String },
     /// The clocks after the change.
     Clock(StoredClock),
+    /// Whether the AI is to move after the change: `Some(ms)` records (or
+    /// renews) its job, due then; `None` drops any.
+    AiTurn { due_ms: Option<i64> },
 }
 
 /// The storage interface. Calls block (run them off the async runtime).
@@ -220,6 +256,38 @@ pub trait Storage: Send + Sync + 'static {
     /// Public rooms waiting for an opponent or being played, the most
     /// recently active first, at most `limit`.
     fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError>;
+
+    /// Claims the next AI move in the fair order (round robin between the
+    /// addresses that wait, each address's moves oldest first), for
+    /// `lease_ms`: no other instance takes it until the lease runs out, so a
+    /// claim whose instance died is taken again then.
+    fn claim_ai(
+        &self,
+        owner: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<AiJob>, StorageError>;
+
+    /// Gives a claimed move back, to be claimed again from `at_ms` (a
+    /// failed search or commit is retried, never dropped).
+    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError>;
+
+    /// Gives back every claim of `owner` (an instance stopping cleanly), or
+    /// every claim (`None`: a single instance starting, whose earlier run
+    /// cannot be searching any more).
+    fn release_ai(&self, owner: Option<&str>) -> Result<usize, StorageError>;
+
+    /// Drops a claimed move that no longer answers the room (it moved on
+    /// to another version since).
+    fn drop_ai(&self, code: &str, version: u64) -> Result<(), StorageError>;
+
+    /// Records the AI's move as due if the room is at `version` and has no
+    /// job yet (rooms from before jobs existed, after an upgrade).
+    fn ensure_ai(&self, code: &str, version: u64, now_ms: i64) -> Result<(), StorageError>;
+
+    /// The rooms whose AI move waits for a thread, in the order they will be
+    /// claimed.
+    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError>;
 
     /// Whether other server instances write to the same rooms, so that a
     /// room kept in memory must be checked against storage before use.

@@ -9,7 +9,9 @@
 //! so the pool and the connections live on a small runtime of their own, which
 //! the blocking calls wait on.
 
-use super::{Change, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom};
+use super::{
+    AiJob, Change, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom,
+};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::future::Future;
 use std::str::FromStr;
@@ -19,6 +21,8 @@ use tokio_postgres::{AsyncMessage, NoTls, Transaction};
 
 /// The channel of the change notifications.
 const CHANNEL: &str = "plateau_events";
+/// The channel that wakes the instances' AI workers: a move is due.
+const JOBS_CHANNEL: &str = "plateau_ai_jobs";
 
 /// Advisory-lock keys: one instance migrates at a time, one sweeps at a time.
 const MIGRATION_LOCK: i64 = 0x706c_6174_6561_7501;
@@ -26,7 +30,8 @@ const SWEEP_LOCK: i64 = 0x706c_6174_6561_7502;
 
 /// The schema, one step per release that changed it; a database records the
 /// steps it has had in `plateau_migrations` and gets only the missing ones.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE rooms (
     code TEXT PRIMARY KEY,
     game TEXT NOT NULL,
@@ -85,7 +90,22 @@ CREATE TABLE notes (
     text TEXT NOT NULL,
     PRIMARY KEY (code, seq)
 );
-"];
+",
+    "
+ALTER TABLE rooms ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+CREATE TABLE ai_jobs (
+    code TEXT PRIMARY KEY REFERENCES rooms ON DELETE CASCADE,
+    version BIGINT NOT NULL,
+    address TEXT NOT NULL,
+    due_ms BIGINT NOT NULL,
+    owner TEXT,
+    lease_until_ms BIGINT NOT NULL,
+    attempts INTEGER NOT NULL
+);
+CREATE INDEX ai_jobs_due ON ai_jobs (lease_until_ms, due_ms);
+CREATE INDEX ai_jobs_address ON ai_jobs (address);
+",
+];
 
 /// Connections per server instance.
 const POOL_SIZE: usize = 16;
@@ -392,13 +412,20 @@ async fn listen_once(
         }
     });
     let result = async {
-        client.batch_execute(&format!("LISTEN {CHANNEL}")).await?;
+        client
+            .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {JOBS_CHANNEL}"))
+            .await?;
         // Anything committed while no one listened is caught by re-reading.
         if !first && sender.send(Notice::Resync).is_err() {
             return Ok(());
         }
         while let Some(message) = messages.recv().await {
             match message {
+                Ok(AsyncMessage::Notification(note)) if note.channel() == JOBS_CHANNEL => {
+                    if sender.send(Notice::AiDue).is_err() {
+                        return Ok(());
+                    }
+                }
                 Ok(AsyncMessage::Notification(note)) => {
                     if let Some((code, version)) = note.payload().rsplit_once(':')
                         && let Ok(version) = version.parse()
@@ -445,6 +472,33 @@ async fn write_clock(
         ],
     )
     .await?;
+    Ok(())
+}
+
+/// Records the AI's move as due (at the room's current version), or drops it.
+async fn set_ai_turn(
+    tx: &Transaction<'_>,
+    code: &str,
+    due_ms: Option<i64>,
+) -> Result<(), StorageError> {
+    match due_ms {
+        Some(due_ms) => {
+            tx.execute(
+                "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+                 SELECT code, version, creator, $2, NULL, 0, 0 FROM rooms WHERE code = $1
+                 ON CONFLICT (code) DO UPDATE SET version = excluded.version,
+                     due_ms = excluded.due_ms, owner = NULL, lease_until_ms = 0, attempts = 0",
+                &[&code, &due_ms],
+            )
+            .await?;
+            tx.execute("SELECT pg_notify($1, '')", &[&JOBS_CHANNEL])
+                .await?;
+        }
+        None => {
+            tx.execute("DELETE FROM ai_jobs WHERE code = $1", &[&code])
+                .await?;
+        }
+    }
     Ok(())
 }
 
@@ -506,6 +560,7 @@ async fn apply_change(
             .await?;
         }
         Change::Clock(clock) => write_clock(tx, code, clock).await?,
+        Change::AiTurn { due_ms } => set_ai_turn(tx, code, *due_ms).await?,
         Change::Note { text } => {
             tx.execute(
                 "INSERT INTO notes (code, seq, version, text)
@@ -525,8 +580,8 @@ impl Storage for PostgresStorage {
             let tx = client.transaction().await?;
             let inserted = tx
                 .execute(
-                    "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at)
-                     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7) ON CONFLICT (code) DO NOTHING",
+                    "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at, creator)
+                     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7, $8) ON CONFLICT (code) DO NOTHING",
                     &[
                         &room.code,
                         &room.game,
@@ -535,6 +590,7 @@ impl Storage for PostgresStorage {
                         &room.ai.as_ref().map(|a| &a.0),
                         &room.ai.as_ref().map(|a| &a.1),
                         &room.now,
+                        &room.creator,
                     ],
                 )
                 .await?;
@@ -560,6 +616,9 @@ impl Storage for PostgresStorage {
                 &[&room.code, &event],
             )
             .await?;
+            if let Some(due_ms) = room.ai_due {
+                set_ai_turn(&tx, &room.code, Some(due_ms)).await?;
+            }
             tx.commit().await?;
             Ok(true)
         })
@@ -628,6 +687,121 @@ impl Storage for PostgresStorage {
             let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
             codes.sort();
             Ok(codes)
+        })
+    }
+
+    fn claim_ai(
+        &self,
+        owner: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<AiJob>, StorageError> {
+        self.wait(async {
+            let mut client = self.pool.get().await?;
+            let tx = client.transaction().await?;
+            // SKIP LOCKED: instances claiming at once each get a different move.
+            let row = tx
+                .query_opt(
+                    &format!(
+                        "WITH next AS (
+                             SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $2
+                             ORDER BY {} LIMIT 1 FOR UPDATE SKIP LOCKED)
+                         UPDATE ai_jobs SET owner = $1, lease_until_ms = $3, attempts = ai_jobs.attempts + 1
+                         FROM next WHERE ai_jobs.code = next.code
+                         RETURNING ai_jobs.code, ai_jobs.version, ai_jobs.attempts - 1",
+                        super::fair_order("$2")
+                    ),
+                    &[&owner, &now_ms, &now_ms.saturating_add(lease_ms)],
+                )
+                .await?;
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let waiting: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= $1",
+                    &[&now_ms],
+                )
+                .await?
+                .get(0);
+            tx.commit().await?;
+            Ok(Some(AiJob {
+                code: row.get(0),
+                version: row.get::<_, i64>(1) as u64,
+                attempts: row.get::<_, i32>(2).max(0) as u32,
+                waiting: waiting as u32,
+            }))
+        })
+    }
+
+    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            client
+                .execute(
+                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = $3 WHERE code = $1 AND version = $2",
+                    &[&code, &(version as i64), &at_ms],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn release_ai(&self, owner: Option<&str>) -> Result<usize, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let released = client
+                .execute(
+                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = 0
+                     WHERE owner IS NOT NULL AND ($1::TEXT IS NULL OR owner = $1)",
+                    &[&owner],
+                )
+                .await?;
+            Ok(released as usize)
+        })
+    }
+
+    fn drop_ai(&self, code: &str, version: u64) -> Result<(), StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            client
+                .execute(
+                    "DELETE FROM ai_jobs WHERE code = $1 AND version = $2",
+                    &[&code, &(version as i64)],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn ensure_ai(&self, code: &str, version: u64, now_ms: i64) -> Result<(), StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            client
+                .execute(
+                    "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+                     SELECT code, version, creator, $3, NULL, 0, 0 FROM rooms WHERE code = $1 AND version = $2
+                     ON CONFLICT (code) DO NOTHING",
+                    &[&code, &(version as i64), &now_ms],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $1 ORDER BY {}",
+                        super::fair_order("$1")
+                    ),
+                    &[&now_ms],
+                )
+                .await?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
         })
     }
 

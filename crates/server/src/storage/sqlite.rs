@@ -1,7 +1,7 @@
 //! SQLite storage: one file, write-ahead log, fully synchronous commits (an
 //! acknowledged move survives `kill -9` and power loss alike).
 
-use super::{Change, LobbyRoom, NewRoom, Storage, StorageError, StoredClock, StoredRoom};
+use super::{AiJob, Change, LobbyRoom, NewRoom, Storage, StorageError, StoredClock, StoredRoom};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
@@ -57,6 +57,16 @@ CREATE TABLE IF NOT EXISTS offers (
     kind TEXT NOT NULL,
     seat TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ai_jobs (
+    code TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    address TEXT NOT NULL,
+    due_ms INTEGER NOT NULL,
+    owner TEXT,
+    lease_until_ms INTEGER NOT NULL,
+    attempts INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ai_jobs_address ON ai_jobs (address);
 CREATE TABLE IF NOT EXISTS notes (
     code TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -89,6 +99,14 @@ impl SqliteStorage {
         connection.pragma_update(None, "foreign_keys", "ON")?;
         connection.busy_timeout(std::time::Duration::from_secs(5))?;
         connection.execute_batch(SCHEMA)?;
+        // Files from before the AI's fair share know no room creators.
+        let has_creator = connection
+            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'creator'")?
+            .exists([])?;
+        if !has_creator {
+            connection
+                .execute_batch("ALTER TABLE rooms ADD COLUMN creator TEXT NOT NULL DEFAULT ''")?;
+        }
         Ok(SqliteStorage {
             connection: Mutex::new(connection),
         })
@@ -122,13 +140,32 @@ fn write_clock(
     Ok(())
 }
 
+/// Records the AI's move as due (at the room's current version), or drops it.
+fn set_ai_turn(
+    connection: &Connection,
+    code: &str,
+    due_ms: Option<i64>,
+) -> Result<(), StorageError> {
+    match due_ms {
+        Some(due_ms) => connection.execute(
+            "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+             SELECT code, version, creator, ?2, NULL, 0, 0 FROM rooms WHERE code = ?1
+             ON CONFLICT (code) DO UPDATE SET version = excluded.version, due_ms = excluded.due_ms,
+                 owner = NULL, lease_until_ms = 0, attempts = 0",
+            params![code, due_ms],
+        )?,
+        None => connection.execute("DELETE FROM ai_jobs WHERE code = ?1", params![code])?,
+    };
+    Ok(())
+}
+
 impl Storage for SqliteStorage {
     fn create_room(&self, room: &NewRoom, event: &str) -> Result<bool, StorageError> {
         let mut connection = self.lock();
         let tx = connection.transaction()?;
         let inserted = tx.execute(
-            "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at)
-             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (code) DO NOTHING",
+            "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at, creator)
+             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?7, ?8) ON CONFLICT (code) DO NOTHING",
             params![
                 room.code,
                 room.game,
@@ -136,7 +173,8 @@ impl Storage for SqliteStorage {
                 room.status,
                 room.ai.as_ref().map(|a| &a.0),
                 room.ai.as_ref().map(|a| &a.1),
-                room.now
+                room.now,
+                room.creator
             ],
         )?;
         if inserted == 0 {
@@ -161,6 +199,9 @@ impl Storage for SqliteStorage {
             "INSERT INTO events (code, version, payload) VALUES (?1, 1, ?2)",
             params![room.code, event],
         )?;
+        if let Some(due_ms) = room.ai_due {
+            set_ai_turn(&tx, &room.code, Some(due_ms))?;
+        }
         tx.commit()?;
         Ok(true)
     }
@@ -319,6 +360,7 @@ impl Storage for SqliteStorage {
                     )?;
                 }
                 Change::Clock(clock) => write_clock(&tx, code, clock)?,
+                Change::AiTurn { due_ms } => set_ai_turn(&tx, code, *due_ms)?,
                 Change::Note { text } => {
                     tx.execute(
                         "INSERT INTO notes (code, seq, version, text)
@@ -374,6 +416,7 @@ impl Storage for SqliteStorage {
                 "events",
                 "offers",
                 "notes",
+                "ai_jobs",
                 "public_rooms",
                 "clocks",
                 "rooms",
@@ -386,6 +429,93 @@ impl Storage for SqliteStorage {
         }
         tx.commit()?;
         Ok(codes)
+    }
+
+    fn claim_ai(
+        &self,
+        owner: &str,
+        now_ms: i64,
+        lease_ms: i64,
+    ) -> Result<Option<AiJob>, StorageError> {
+        let mut connection = self.lock();
+        let tx = connection.transaction()?;
+        let job = tx
+            .query_row(
+                &format!(
+                    "SELECT j.code, j.version, j.attempts FROM ai_jobs j WHERE j.lease_until_ms <= ?1
+                     ORDER BY {} LIMIT 1",
+                    super::fair_order("?1")
+                ),
+                params![now_ms],
+                |row| {
+                    Ok(AiJob {
+                        code: row.get(0)?,
+                        version: row.get::<_, i64>(1)? as u64,
+                        attempts: row.get::<_, i64>(2)? as u32,
+                        waiting: 0,
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut job) = job else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE ai_jobs SET owner = ?2, lease_until_ms = ?3, attempts = attempts + 1 WHERE code = ?1",
+            params![job.code, owner, now_ms.saturating_add(lease_ms)],
+        )?;
+        job.waiting = tx.query_row(
+            "SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= ?1",
+            params![now_ms],
+            |row| row.get::<_, i64>(0),
+        )? as u32;
+        tx.commit()?;
+        Ok(Some(job))
+    }
+
+    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError> {
+        self.lock().execute(
+            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = ?3 WHERE code = ?1 AND version = ?2",
+            params![code, version as i64, at_ms],
+        )?;
+        Ok(())
+    }
+
+    fn release_ai(&self, owner: Option<&str>) -> Result<usize, StorageError> {
+        let released = self.lock().execute(
+            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = 0
+             WHERE owner IS NOT NULL AND (?1 IS NULL OR owner = ?1)",
+            params![owner],
+        )?;
+        Ok(released)
+    }
+
+    fn drop_ai(&self, code: &str, version: u64) -> Result<(), StorageError> {
+        self.lock().execute(
+            "DELETE FROM ai_jobs WHERE code = ?1 AND version = ?2",
+            params![code, version as i64],
+        )?;
+        Ok(())
+    }
+
+    fn ensure_ai(&self, code: &str, version: u64, now_ms: i64) -> Result<(), StorageError> {
+        self.lock().execute(
+            "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+             SELECT code, version, creator, ?3, NULL, 0, 0 FROM rooms WHERE code = ?1 AND version = ?2
+             ON CONFLICT (code) DO NOTHING",
+            params![code, version as i64, now_ms],
+        )?;
+        Ok(())
+    }
+
+    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare(&format!(
+            "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= ?1 ORDER BY {}",
+            super::fair_order("?1")
+        ))?;
+        let rows = statement.query_map(params![now_ms], |row| row.get::<_, String>(0))?;
+        rows.collect::<Result<_, _>>().map_err(StorageError::from)
     }
 
     fn playing_rooms(&self) -> Result<Vec<String>, StorageError> {
@@ -451,6 +581,8 @@ mod tests {
             public: false,
             clock: None,
             now: 100,
+            creator: "127.0.0.1".into(),
+            ai_due: None,
         }
     }
 

@@ -79,9 +79,10 @@ impl TestServer {
         }
     }
 
-    /// Stops serving (open connections are cut) and lets go of the database.
+    /// Stops serving cleanly (open connections are cut, claimed AI moves
+    /// given back) and lets go of the database.
     pub async fn stop(self) {
-        self.state.close();
+        self.state.shutdown().await;
         self.task.abort();
         let _ = self.task.await;
         drop(self.state);

@@ -1,0 +1,152 @@
+// Included once per storage backend by tests/storage.rs.
+
+use plateau_server::storage::{AiJob, Change, NewRoom, Storage};
+use std::sync::Arc;
+
+/// A fresh database on this module's backend, opened (or `None`: skipped).
+fn open(name: &str) -> Option<Arc<dyn Storage>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let db = runtime.block_on(crate::support::fresh_db(BACKEND, name))?;
+    drop(runtime);
+    Some(db.0.open().expect("the database opens"))
+}
+
+/// A room against the AI, made by `creator`, its move due at `due_ms`.
+fn ai_room(storage: &dyn Storage, code: &str, creator: &str, due_ms: Option<i64>) {
+    let room = NewRoom {
+        code: code.into(),
+        game: "escampe".into(),
+        variant: String::new(),
+        status: "playing".into(),
+        ai: Some(("white".into(), "medium".into())),
+        seats: vec![("black".into(), [7; 32])],
+        public: false,
+        clock: None,
+        now: 100,
+        creator: creator.into(),
+        ai_due: due_ms,
+    };
+    assert!(storage.create_room(&room, "{}").unwrap());
+}
+
+fn codes(jobs: &[Option<AiJob>]) -> Vec<&str> {
+    jobs.iter()
+        .map(|job| job.as_ref().map_or("-", |j| j.code.as_str()))
+        .collect()
+}
+
+#[test]
+fn an_ai_job_follows_the_rooms_version_and_ends_with_its_turn() {
+    let Some(storage) = open("job-version") else {
+        return;
+    };
+    ai_room(storage.as_ref(), "AAAAA", "10.0.0.1", Some(1_000));
+    let job = storage.claim_ai("one", 2_000, 10_000).unwrap().expect("due");
+    assert_eq!((job.code.as_str(), job.version, job.attempts), ("AAAAA", 1, 0));
+    assert_eq!(storage.claim_ai("two", 2_001, 10_000).unwrap(), None, "leased");
+    // A change while the AI is still to move (an offer, say) renews the job
+    // at the new version, free to claim again.
+    let renew = [Change::AiTurn { due_ms: Some(3_000) }];
+    assert!(storage.commit("AAAAA", 1, &renew, "{}", 200).unwrap());
+    let again = storage.claim_ai("two", 3_001, 10_000).unwrap().expect("renewed");
+    assert_eq!((again.version, again.attempts), (2, 0));
+    // The AI's move: its turn is over, the job gone.
+    let moved = [
+        Change::Move { ply: 1, text: "x".into() },
+        Change::AiTurn { due_ms: None },
+    ];
+    assert!(storage.commit("AAAAA", 2, &moved, "{}", 300).unwrap());
+    assert_eq!(storage.claim_ai("one", 1_000_000, 10_000).unwrap(), None);
+    assert!(storage.ai_queue(1_000_000).unwrap().is_empty());
+}
+
+#[test]
+fn a_claim_whose_lease_ran_out_is_taken_again() {
+    let Some(storage) = open("job-lease") else {
+        return;
+    };
+    ai_room(storage.as_ref(), "BBBBB", "10.0.0.1", Some(0));
+    assert!(storage.claim_ai("dead", 1_000, 5_000).unwrap().is_some());
+    assert_eq!(storage.claim_ai("alive", 5_999, 5_000).unwrap(), None);
+    let taken = storage.claim_ai("alive", 6_000, 5_000).unwrap().expect("expired");
+    assert_eq!((taken.code.as_str(), taken.attempts), ("BBBBB", 1));
+}
+
+#[test]
+fn a_move_given_back_waits_for_its_retry_time_and_releases_are_per_owner() {
+    let Some(storage) = open("job-retry") else {
+        return;
+    };
+    ai_room(storage.as_ref(), "CCCCC", "10.0.0.1", Some(0));
+    let job = storage.claim_ai("one", 1_000, 60_000).unwrap().unwrap();
+    storage.retry_ai(&job.code, job.version, 4_000).unwrap();
+    assert_eq!(storage.claim_ai("one", 3_999, 60_000).unwrap(), None);
+    assert!(storage.claim_ai("two", 4_000, 60_000).unwrap().is_some());
+    // Another owner's release leaves the claim alone; the owner's frees it.
+    assert_eq!(storage.release_ai(Some("one")).unwrap(), 0);
+    assert_eq!(storage.claim_ai("one", 5_000, 60_000).unwrap(), None);
+    assert_eq!(storage.release_ai(Some("two")).unwrap(), 1);
+    assert!(storage.claim_ai("one", 5_000, 60_000).unwrap().is_some());
+    assert_eq!(storage.release_ai(None).unwrap(), 1, "all claims");
+    // A stale version changes nothing; the current one drops the job.
+    storage.drop_ai("CCCCC", 7).unwrap();
+    assert_eq!(storage.ai_queue(5_000).unwrap(), ["CCCCC"]);
+    storage.drop_ai("CCCCC", 1).unwrap();
+    assert!(storage.ai_queue(5_000).unwrap().is_empty());
+    // A room from before jobs gets one only at its current version.
+    storage.ensure_ai("CCCCC", 2, 6_000).unwrap();
+    assert!(storage.ai_queue(6_000).unwrap().is_empty());
+    storage.ensure_ai("CCCCC", 1, 6_000).unwrap();
+    assert_eq!(storage.ai_queue(6_000).unwrap(), ["CCCCC"]);
+}
+
+#[test]
+fn addresses_take_turns_for_the_ai() {
+    let Some(storage) = open("job-fair") else {
+        return;
+    };
+    // One address asks for three moves, then another for one.
+    ai_room(storage.as_ref(), "XXXX1", "10.0.0.1", Some(1));
+    ai_room(storage.as_ref(), "XXXX2", "10.0.0.1", Some(2));
+    ai_room(storage.as_ref(), "XXXX3", "10.0.0.1", Some(3));
+    ai_room(storage.as_ref(), "YYYY1", "10.0.0.2", Some(4));
+    assert_eq!(
+        storage.ai_queue(10).unwrap(),
+        ["XXXX1", "YYYY1", "XXXX2", "XXXX3"]
+    );
+    let claims: Vec<Option<AiJob>> = (0..4)
+        .map(|_| storage.claim_ai("one", 10, 60_000).unwrap())
+        .collect();
+    assert_eq!(codes(&claims), ["XXXX1", "YYYY1", "XXXX2", "XXXX3"]);
+    assert_eq!(claims[0].as_ref().unwrap().waiting, 3, "left in line");
+    assert_eq!(claims[3].as_ref().unwrap().waiting, 0);
+}
+
+#[test]
+fn claims_made_at_once_never_share_a_move() {
+    let Some(storage) = open("job-race") else {
+        return;
+    };
+    for i in 0..8 {
+        ai_room(storage.as_ref(), &format!("RACE{i}"), &format!("10.0.0.{i}"), Some(i));
+    }
+    let claimed: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..8)
+            .map(|n| {
+                let storage = Arc::clone(&storage);
+                scope.spawn(move || storage.claim_ai(&format!("w{n}"), 100, 60_000).unwrap())
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap().expect("one move each").code)
+            .collect()
+    });
+    let mut unique = claimed.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 8, "{claimed:?}");
+}
