@@ -25,6 +25,11 @@ pub struct ServeArgs {
     /// AI searches run at once (default: one per core).
     #[arg(long)]
     ai_threads: Option<usize>,
+    /// Longest an AI move may take, in seconds, whatever the level. A move
+    /// claimed by an instance that dies is taken by another after twice this
+    /// plus 3 s.
+    #[arg(long, default_value_t = 5.0)]
+    ai_time_cap: f64,
     /// Turn off the per-address rate limits (load tests, a trusted network
     /// behind one address).
     #[arg(long)]
@@ -42,6 +47,10 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
     if args.no_rate_limits {
         config.rates = plateau_server::Rates::unlimited();
     }
+    if !(args.ai_time_cap >= 0.05 && args.ai_time_cap <= 600.0) {
+        bail!("--ai-time-cap must be between 0.05 and 600 seconds");
+    }
+    config.ai_time_cap = Duration::from_secs_f64(args.ai_time_cap);
     if let Some(threads) = args.ai_threads {
         config.ai_threads = threads.max(1);
     }

@@ -75,17 +75,29 @@ pub enum Notice {
 }
 
 /// The order in which due AI moves are claimed, fair between addresses: by
-/// how many of the same address's moves are searching or ahead in line
-/// (round robin between addresses), then by waiting time. `now` is the SQL
-/// parameter holding the current time in milliseconds; `j` is the job.
+/// how many of the same address's moves are searching or ahead in line,
+/// then the address served longest ago first (round robin between
+/// addresses), then by waiting time. `now` is the SQL parameter holding the
+/// current time in milliseconds; `j` is the job.
 fn fair_order(now: &str) -> String {
     format!(
         "(SELECT COUNT(*) FROM ai_jobs r WHERE r.address = j.address AND r.code <> j.code
               AND ((r.owner IS NOT NULL AND r.lease_until_ms > {now})
                    OR (r.lease_until_ms <= {now}
                        AND (r.due_ms < j.due_ms OR (r.due_ms = j.due_ms AND r.code < j.code))))),
+         COALESCE((SELECT a.served_ms FROM ai_addresses a WHERE a.address = j.address), 0),
          j.due_ms, j.code"
     )
+}
+
+/// How long an address's last AI service is remembered for the fair order.
+const SERVED_MEMORY_MS: i64 = 3_600_000;
+
+/// Milliseconds since the epoch.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn hash_from(bytes: Vec<u8>) -> Result<[u8; 32], StorageError> {

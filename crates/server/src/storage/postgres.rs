@@ -104,6 +104,10 @@ CREATE TABLE ai_jobs (
 );
 CREATE INDEX ai_jobs_due ON ai_jobs (lease_until_ms, due_ms);
 CREATE INDEX ai_jobs_address ON ai_jobs (address);
+CREATE TABLE ai_addresses (
+    address TEXT PRIMARY KEY,
+    served_ms BIGINT NOT NULL
+);
 ",
 ];
 
@@ -683,6 +687,9 @@ impl Storage for PostgresStorage {
                     &[&before],
                 )
                 .await?;
+            let forget: i64 = super::now_ms() - super::SERVED_MEMORY_MS;
+            tx.execute("DELETE FROM ai_addresses WHERE served_ms < $1", &[&forget])
+                .await?;
             tx.commit().await?;
             let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
             codes.sort();
@@ -708,7 +715,7 @@ impl Storage for PostgresStorage {
                              ORDER BY {} LIMIT 1 FOR UPDATE SKIP LOCKED)
                          UPDATE ai_jobs SET owner = $1, lease_until_ms = $3, attempts = ai_jobs.attempts + 1
                          FROM next WHERE ai_jobs.code = next.code
-                         RETURNING ai_jobs.code, ai_jobs.version, ai_jobs.attempts - 1",
+                         RETURNING ai_jobs.code, ai_jobs.version, ai_jobs.attempts - 1, ai_jobs.address",
                         super::fair_order("$2")
                     ),
                     &[&owner, &now_ms, &now_ms.saturating_add(lease_ms)],
@@ -717,6 +724,12 @@ impl Storage for PostgresStorage {
             let Some(row) = row else {
                 return Ok(None);
             };
+            tx.execute(
+                "INSERT INTO ai_addresses (address, served_ms) VALUES ($1, $2)
+                 ON CONFLICT (address) DO UPDATE SET served_ms = excluded.served_ms",
+                &[&row.get::<_, String>(3), &now_ms],
+            )
+            .await?;
             let waiting: i64 = tx
                 .query_one(
                     "SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= $1",

@@ -67,6 +67,10 @@ CREATE TABLE IF NOT EXISTS ai_jobs (
     attempts INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ai_jobs_address ON ai_jobs (address);
+CREATE TABLE IF NOT EXISTS ai_addresses (
+    address TEXT PRIMARY KEY,
+    served_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS notes (
     code TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -409,6 +413,10 @@ impl Storage for SqliteStorage {
             let rows = statement.query_map(params![before], |row| row.get::<_, String>(0))?;
             rows.collect::<Result<_, _>>()?
         };
+        tx.execute(
+            "DELETE FROM ai_addresses WHERE served_ms < ?1",
+            params![super::now_ms() - super::SERVED_MEMORY_MS],
+        )?;
         for code in &codes {
             for table in [
                 "seats",
@@ -442,24 +450,32 @@ impl Storage for SqliteStorage {
         let job = tx
             .query_row(
                 &format!(
-                    "SELECT j.code, j.version, j.attempts FROM ai_jobs j WHERE j.lease_until_ms <= ?1
-                     ORDER BY {} LIMIT 1",
+                    "SELECT j.code, j.version, j.attempts, j.address FROM ai_jobs j
+                     WHERE j.lease_until_ms <= ?1 ORDER BY {} LIMIT 1",
                     super::fair_order("?1")
                 ),
                 params![now_ms],
                 |row| {
-                    Ok(AiJob {
-                        code: row.get(0)?,
-                        version: row.get::<_, i64>(1)? as u64,
-                        attempts: row.get::<_, i64>(2)? as u32,
-                        waiting: 0,
-                    })
+                    Ok((
+                        AiJob {
+                            code: row.get(0)?,
+                            version: row.get::<_, i64>(1)? as u64,
+                            attempts: row.get::<_, i64>(2)? as u32,
+                            waiting: 0,
+                        },
+                        row.get::<_, String>(3)?,
+                    ))
                 },
             )
             .optional()?;
-        let Some(mut job) = job else {
+        let Some((mut job, address)) = job else {
             return Ok(None);
         };
+        tx.execute(
+            "INSERT INTO ai_addresses (address, served_ms) VALUES (?1, ?2)
+             ON CONFLICT (address) DO UPDATE SET served_ms = excluded.served_ms",
+            params![address, now_ms],
+        )?;
         tx.execute(
             "UPDATE ai_jobs SET owner = ?2, lease_until_ms = ?3, attempts = attempts + 1 WHERE code = ?1",
             params![job.code, owner, now_ms.saturating_add(lease_ms)],

@@ -538,3 +538,112 @@ async fn creation_and_code_scanning_are_rate_limited() {
     assert_eq!(statuses[5..], [429, 429]);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_scanning_neighbour_never_stalls_the_ai() {
+    // Real limits: ten unknown codes exhaust an address's allowance.
+    let config = plateau_server::ServerConfig {
+        rates: plateau_server::Rates::default(),
+        ..test_config()
+    };
+    let server = TestServer::start(&test_db!("ai-limits"), config).await;
+    let player = [127, 0, 0, 2];
+    let (status, created) = post_from(
+        player,
+        &server.url("/api/rooms"),
+        json!({"game": "escampe", "seat": "black", "opponent": "ai", "level": "beginner"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let code = created["code"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    // Someone on the server's own host (127.0.0.1, as a proxy would be)
+    // scans codes until refused.
+    let mut refused = false;
+    for _ in 0..30 {
+        let (status, _) = get(&server.url("/api/rooms/ZZZZZ")).await;
+        if status == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "the scanner is limited");
+    let (status, body) = post_from(
+        player,
+        &server.url(&format!("/api/rooms/{code}/moves")),
+        json!({"token": token, "version": 1, "move": "A6/A5/C5/F5/B6/E6"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // The AI's own lookups never count as the host's: it answers.
+    let mut moves = 0;
+    for _ in 0..100 {
+        let (_, now) = get_from(player, &server.url(&format!("/api/rooms/{code}"))).await;
+        moves = now["moves"].as_array().unwrap().len();
+        if moves >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(moves >= 2, "the AI answered: {moves} moves");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_burst_of_master_rooms_from_one_address_waits_its_turn() {
+    let config = plateau_server::ServerConfig {
+        ai_threads: 1,
+        ai_time_cap: Duration::from_millis(700),
+        ..test_config()
+    };
+    let server = TestServer::start(&test_db!("ai-fair"), config).await;
+    // One address opens four master rooms where the AI moves first.
+    let mut masters = Vec::new();
+    for _ in 0..4 {
+        let (status, created) = post_from(
+            [127, 0, 0, 3],
+            &server.url("/api/rooms"),
+            json!({"game": "ataxx", "seat": "white", "opponent": "ai", "level": "master"}),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        masters.push(created["code"].as_str().unwrap().to_string());
+    }
+    // Another address then opens one room at beginner level.
+    let (status, created) = post_from(
+        [127, 0, 0, 4],
+        &server.url("/api/rooms"),
+        json!({"game": "ataxx", "seat": "white", "opponent": "ai", "level": "beginner"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let mine = created["code"].as_str().unwrap().to_string();
+    let moved = |state: &serde_json::Value| !state["moves"].as_array().unwrap().is_empty();
+    // The last master room is told its place in line while it waits.
+    let mut saw_place = false;
+    let mut masters_done_before_mine = None;
+    for _ in 0..200 {
+        let last = state(&server, &masters[3]).await;
+        if last["ai"]["queue"].as_u64().is_some_and(|place| place >= 1) {
+            saw_place = true;
+        }
+        let me = state(&server, &mine).await;
+        if moved(&me) && masters_done_before_mine.is_none() {
+            let mut done = 0;
+            for code in &masters {
+                done += moved(&state(&server, code).await) as usize;
+            }
+            masters_done_before_mine = Some(done);
+        }
+        if saw_place && masters_done_before_mine.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let done = masters_done_before_mine.expect("the beginner room got its move");
+    // Round robin: the other address is served after at most the search
+    // that was running (allow one more for timing), not after all four.
+    assert!(done <= 2, "{done} master moves went first");
+    assert!(saw_place, "a waiting room shows its place in line");
+    server.stop().await;
+}

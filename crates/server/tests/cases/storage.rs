@@ -126,6 +126,27 @@ fn addresses_take_turns_for_the_ai() {
 }
 
 #[test]
+fn the_address_served_longest_ago_goes_next() {
+    let Some(storage) = open("job-turns") else {
+        return;
+    };
+    ai_room(storage.as_ref(), "XXXX1", "10.0.0.1", Some(1));
+    ai_room(storage.as_ref(), "XXXX2", "10.0.0.1", Some(2));
+    let first = storage.claim_ai("one", 10, 60_000).unwrap().unwrap();
+    assert_eq!(first.code, "XXXX1");
+    // Another address asks while the first address's move is searched...
+    ai_room(storage.as_ref(), "YYYY1", "10.0.0.2", Some(20));
+    // ...and that search ends (the AI's move drops its job).
+    let done = [Change::AiTurn { due_ms: None }];
+    assert!(storage.commit("XXXX1", 1, &done, "{}", 200).unwrap());
+    // Both addresses now have one move first in their line: the one not
+    // served yet goes first, although it asked later.
+    let next = storage.claim_ai("one", 30, 60_000).unwrap().unwrap();
+    assert_eq!(next.code, "YYYY1");
+    assert_eq!(storage.claim_ai("one", 40, 60_000).unwrap().unwrap().code, "XXXX2");
+}
+
+#[test]
 fn claims_made_at_once_never_share_a_move() {
     let Some(storage) = open("job-race") else {
         return;

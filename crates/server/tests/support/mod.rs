@@ -139,6 +139,43 @@ pub async fn post(url: &str, body: Value) -> (u16, Value) {
     )
 }
 
+/// A client whose requests come from `address` (any 127.x.y.z on loopback):
+/// a second user, as far as the per-address rules go.
+pub fn client_from(address: [u8; 4]) -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .local_address(std::net::IpAddr::from(address))
+        .build()
+        .unwrap()
+}
+
+/// A POST from `address`.
+pub async fn post_from(address: [u8; 4], url: &str, body: Value) -> (u16, Value) {
+    let response = client_from(address)
+        .post(url)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// A GET from `address`.
+pub async fn get_from(address: [u8; 4], url: &str) -> (u16, Value) {
+    let response = client_from(address).get(url).send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
 pub async fn get(url: &str) -> (u16, Value) {
     let response = client().get(url).send().await.unwrap();
     let status = response.status().as_u16();
