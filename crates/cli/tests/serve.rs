@@ -1,23 +1,34 @@
 //! `plateau serve` as a process: it survives `kill -9` without losing an
-//! acknowledged move, and resumes every room with the same tokens.
+//! acknowledged move, and resumes every room with the same tokens; its access
+//! log; and two processes on one PostgreSQL database, one killed mid-search.
+
+#[path = "../../server/tests/support/postgres.rs"]
+mod postgres;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A running `plateau serve` and its address.
 struct Server {
     child: Child,
     address: String,
+    /// Every stderr line so far.
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Server {
     fn start(db: &Path) -> Server {
+        Server::start_with(db.to_str().expect("a UTF-8 path"), &[])
+    }
+
+    /// A server on database `db` (a file or a URL) with more options.
+    fn start_with(db: &str, options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_plateau"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+            .args(options)
             .stderr(Stdio::piped())
             .stdout(Stdio::null())
             .spawn()
@@ -34,8 +45,18 @@ impl Server {
             }
         };
         // Keep draining stderr so the server never blocks on it.
-        std::thread::spawn(move || for _ in lines {});
-        Server { child, address }
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = std::sync::Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                kept.lock().unwrap().push(line);
+            }
+        });
+        Server {
+            child,
+            address,
+            log,
+        }
     }
 
     /// SIGKILL: no chance to flush anything.
@@ -65,13 +86,27 @@ impl Server {
     }
 }
 
+impl Drop for Server {
+    /// A failing test leaves no server behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A string or number field of a JSON object (the first with that name).
 fn field(json: &str, name: &str) -> String {
-    let key = format!("\"{name}\":\"");
+    let key = format!("\"{name}\":");
     let start = json
         .find(&key)
         .unwrap_or_else(|| panic!("{name} in {json}"))
         + key.len();
-    json[start..].split('"').next().unwrap().to_string()
+    json[start..]
+        .trim_start_matches('"')
+        .split(['"', ',', '}'])
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -118,4 +153,120 @@ fn kill_9_loses_no_acknowledged_move() {
     assert_eq!(status, 200, "{body}");
     server.kill();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_access_log_has_every_request_and_no_token() {
+    let dir = std::env::temp_dir().join(format!("plateau-access-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let server = Server::start(&dir.join("plateau.db"));
+    let (status, created) = server.request(
+        "POST",
+        "/api/rooms",
+        r#"{"game":"escampe","seat":"white","opponent":"friend"}"#,
+    );
+    assert_eq!(status, 201, "{created}");
+    let code = field(&created, "code");
+    let white = field(&created, "token");
+    let (_, joined) = server.request("POST", &format!("/api/rooms/{code}/join"), "{}");
+    let black = field(&joined, "token");
+    let (status, _) = server.request(
+        "POST",
+        &format!("/api/rooms/{code}/moves?token={black}"),
+        &format!(r#"{{"token":"{black}","version":2,"move":"C6/A6/B5/D5/E6/F5"}}"#),
+    );
+    assert_eq!(status, 200);
+    let (status, _) = server.request("GET", "/api/rooms/NOPE9", "");
+    assert_eq!(status, 404);
+    // The lines are written as the answers go out; give the pipe a moment.
+    std::thread::sleep(Duration::from_millis(300));
+    let log = server.log.lock().unwrap().join("\n");
+    for expected in [
+        "127.0.0.1 POST /api/rooms 201".to_string(),
+        format!("POST /api/rooms/{code}/moves 200"),
+        "GET /api/rooms/NOPE9 404".to_string(),
+    ] {
+        assert!(log.contains(&expected), "{expected:?} in {log}");
+    }
+    for token in [&white, &black] {
+        assert!(!log.contains(token.as_str()), "a token in the log: {log}");
+    }
+    server.kill();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The AI's time cap given to both instances, in seconds.
+const CAP_S: u64 = 1;
+/// The lease of a claim under that cap (twice the cap plus 3 s).
+const LEASE: Duration = Duration::from_secs(2 * CAP_S + 3);
+
+#[test]
+fn an_ai_move_claimed_by_a_killed_instance_is_played_by_another_within_the_lease() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let Some(url) = runtime.block_on(postgres::fresh_database("kill9_ai")) else {
+        return;
+    };
+    let options = ["--ai-threads", "1", "--ai-time-cap", &CAP_S.to_string()];
+    let a = Server::start_with(&url, &options);
+    // A master AI that moves first (whichever colour that takes).
+    let mut code = String::new();
+    for seat in ["white", "black"] {
+        let body =
+            format!(r#"{{"game":"abalone","seat":"{seat}","opponent":"ai","level":"master"}}"#);
+        let (status, created) = a.request("POST", "/api/rooms", &body);
+        assert_eq!(status, 201, "{created}");
+        let room = field(&created, "code");
+        let (_, state) = a.request("GET", &format!("/api/rooms/{room}"), "");
+        if field(&state, "side_to_move") != seat {
+            code = room;
+            break;
+        }
+    }
+    assert!(!code.is_empty(), "one seat lets the AI move first");
+    // Wait until A searches, then kill it mid-search.
+    let searching = Instant::now();
+    loop {
+        let (_, state) = a.request("GET", &format!("/api/rooms/{code}"), "");
+        if state.contains("\"thinking\":true") {
+            break;
+        }
+        assert!(
+            searching.elapsed() < Duration::from_secs(10),
+            "A never searched: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let claimed = Instant::now();
+    a.kill();
+
+    let b = Server::start_with(&url, &options);
+    let (_, state) = b.request("GET", &format!("/api/rooms/{code}"), "");
+    assert_eq!(
+        field(&state, "version"),
+        "1",
+        "A died before its move: {state}"
+    );
+    let played = loop {
+        let (_, state) = b.request("GET", &format!("/api/rooms/{code}"), "");
+        if field(&state, "version") != "1" {
+            break state;
+        }
+        assert!(
+            claimed.elapsed() < LEASE + Duration::from_secs(CAP_S + 4),
+            "B never played the move: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let waited = claimed.elapsed();
+    // Exactly one AI move, played by B after A's lease ran out.
+    assert_eq!(field(&played, "version"), "2", "{played}");
+    assert!(played.contains("\"moves\":[\""), "{played}");
+    assert!(
+        waited + Duration::from_millis(500) >= LEASE,
+        "B did not wait for the lease: {waited:?}"
+    );
+    eprintln!("the move was played {waited:?} after A's claim (lease {LEASE:?})");
 }

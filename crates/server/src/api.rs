@@ -45,14 +45,29 @@ fn json_rejection(rejection: JsonRejection) -> ApiError {
     ApiError::new(status, message)
 }
 
-/// The token of a request: `Authorization: Bearer <token>`, else the body's.
-pub(crate) fn token(headers: &HeaderMap, body: Option<&str>) -> Option<String> {
+/// The token of a request: `Authorization: Bearer <token>` or the body's.
+/// Both may be given only if they agree: a request naming two seats is
+/// refused rather than served as either.
+pub(crate) fn token(headers: &HeaderMap, body: Option<&str>) -> Result<Option<String>, ApiError> {
+    let bearer = bearer(headers);
+    let body = body.map(str::trim).filter(|t| !t.is_empty());
+    match (bearer, body) {
+        (Some(bearer), Some(body)) if bearer != body => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "the body's token and the Authorization header's differ: send one",
+        )),
+        (Some(bearer), _) => Ok(Some(bearer)),
+        (None, body) => Ok(body.map(str::to_string)),
+    }
+}
+
+/// The `Authorization: Bearer` token, if any.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(|t| t.trim().to_string())
-        .or_else(|| body.map(str::to_string))
         .filter(|t| !t.is_empty())
 }
 
@@ -193,7 +208,10 @@ pub async fn create_room(
     let clock = choice.clock;
     let token = tokens::new_token();
     let hash = tokens::hash(&token);
+    let mut attempts = 0;
     let room = loop {
+        attempts += 1;
+        check_code_attempts(attempts)?;
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
         data.seats[seat.index()] = Some(hash);
         data.public = request.public;
@@ -245,6 +263,20 @@ pub struct TokenBody {
     pub token: Option<String>,
 }
 
+/// Codes drawn for one new room before giving up: with the code space
+/// sparse, a clash is rare and twenty in a row means it is (nearly) full.
+const CODE_ATTEMPTS: u32 = 20;
+
+fn check_code_attempts(attempts: u32) -> Result<(), ApiError> {
+    if attempts > CODE_ATTEMPTS {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "no free room code found: the server is full, try again later",
+        ));
+    }
+    Ok(())
+}
+
 /// `POST /api/rooms/{code}/join`.
 pub async fn join(
     State(state): State<Arc<AppState>>,
@@ -256,7 +288,7 @@ pub async fn join(
     state.limit(peer.ip(), Kind::Join)?;
     let room = state.room(&code, peer.ip()).await?;
     let mut room = room.lock().await;
-    let presented = token(&headers, body.token.as_deref());
+    let presented = token(&headers, body.token.as_deref())?;
     if let Some(token) = &presented
         && let Some(seat) = room.data.seat_of(token)
     {
@@ -325,7 +357,7 @@ pub async fn play(
 ) -> Result<Json<Value>, ApiError> {
     let room = state.room(&code, peer.ip()).await?;
     let mut room = room.lock().await;
-    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     let state_value = apply_move(&state, &mut room, seat, body.version, &body.mv).await?;
     Ok(Json(state_value))
 }
@@ -422,7 +454,7 @@ pub async fn resign(
 ) -> Result<Json<Value>, ApiError> {
     let room = state.room(&code, peer.ip()).await?;
     let mut room = room.lock().await;
-    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     // A flag that has fallen decides the game before a resignation can.
     crate::clock::check_flag(&state, &mut room).await?;
     match room.data.status {
@@ -457,7 +489,7 @@ pub async fn rematch(
 ) -> Result<Response, ApiError> {
     let room = state.room(&code, peer.ip()).await?;
     let mut room = room.lock().await;
-    let presented = token(&headers, body.token.as_deref());
+    let presented = token(&headers, body.token.as_deref())?;
     let seat = seat(&room, presented.as_deref())?;
     let token = presented.unwrap_or_default();
     if room.data.status != Status::Finished {
@@ -475,7 +507,10 @@ pub async fn rematch(
     let spec = room.data.spec;
     let ai = room.data.ai.map(|(side, level)| (!side, level));
     let swapped = [room.data.seats[1], room.data.seats[0]];
+    let mut attempts = 0;
     let fresh = loop {
+        attempts += 1;
+        check_code_attempts(attempts)?;
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
         data.seats = swapped;
         data.status = Status::Playing;
@@ -548,4 +583,18 @@ pub async fn record(
     });
     let text = room.data.game.record(result);
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drawing_room_codes_gives_up_after_a_bounded_number_of_clashes() {
+        for attempt in 1..=CODE_ATTEMPTS {
+            assert!(check_code_attempts(attempt).is_ok());
+        }
+        let full = check_code_attempts(CODE_ATTEMPTS + 1).unwrap_err();
+        assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
+    }
 }

@@ -34,6 +34,16 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// Interval of the keep-alive comments on event streams.
     pub keep_alive: Duration,
+    /// Event streams one address may hold open at once (a page holds one).
+    pub streams_per_address: usize,
+    /// Longest a client may take to send a request's headers, and longest a
+    /// connection may sit idle between requests.
+    pub header_timeout: Duration,
+    /// The reverse proxy whose `X-Forwarded-For` names the client; from any
+    /// other peer the header is ignored.
+    pub trusted_proxy: Option<IpAddr>,
+    /// One line per request on stderr: address, method, path, status, time.
+    pub access_log: bool,
 }
 
 impl Default for ServerConfig {
@@ -47,6 +57,10 @@ impl Default for ServerConfig {
             body_limit: 16 * 1024,
             request_timeout: Duration::from_secs(10),
             keep_alive: Duration::from_secs(15),
+            streams_per_address: 40,
+            header_timeout: Duration::from_secs(10),
+            trusted_proxy: None,
+            access_log: true,
         }
     }
 }
@@ -65,6 +79,26 @@ pub struct AppState {
     pub(crate) instance: String,
     /// Wakes the AI worker: a move became due.
     pub(crate) ai_wake: Notify,
+    /// Open event streams per address.
+    streams: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One open event stream of an address, counted while it lives.
+pub(crate) struct StreamSlot {
+    state: Arc<AppState>,
+    address: IpAddr,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut streams = self.state.streams.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = streams.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                streams.remove(&self.address);
+            }
+        }
+    }
 }
 
 /// Seconds since the epoch.
@@ -85,6 +119,7 @@ impl AppState {
             closed: AtomicBool::new(false),
             instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
             ai_wake: Notify::new(),
+            streams: Mutex::new(HashMap::new()),
         })
     }
 
@@ -120,14 +155,34 @@ impl AppState {
             .map_err(ApiError::from)
     }
 
+    /// Counts an event stream of `address`; 429 once it holds its share.
+    pub(crate) fn open_stream(self: &Arc<Self>, address: IpAddr) -> Result<StreamSlot, ApiError> {
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        let count = streams.entry(address).or_insert(0);
+        if *count >= self.config.streams_per_address {
+            return Err(ApiError::too_many(
+                format!(
+                    "your address already has {} event streams open; close some",
+                    self.config.streams_per_address
+                ),
+                10,
+            ));
+        }
+        *count += 1;
+        Ok(StreamSlot {
+            state: Arc::clone(self),
+            address,
+        })
+    }
+
     /// Rate-limits `address`; 429 when over.
     pub(crate) fn limit(&self, address: IpAddr, kind: Kind) -> Result<(), ApiError> {
         if self.limiter.allow(address, kind) {
             Ok(())
         } else {
-            Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
+            Err(ApiError::too_many(
                 "too many requests from your address; wait a little",
+                self.limiter.retry_after(kind),
             ))
         }
     }
@@ -141,9 +196,9 @@ impl AppState {
     ) -> Result<Arc<AsyncMutex<Room>>, ApiError> {
         let not_found = || ApiError::not_found(format!("no room {:?}", shown_code(code)));
         if !self.limiter.would_allow(address, Kind::Miss) {
-            return Err(ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
+            return Err(ApiError::too_many(
                 "too many unknown room codes from your address; wait a little",
+                self.limiter.retry_after(Kind::Miss),
             ));
         }
         let miss = || {
@@ -465,8 +520,8 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
             }
         }
     });
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).await
+    let config = state.config.clone();
+    crate::http::serve(listener, router(state), &config).await
 }
 
 /// A room code as shown in a message: a long one is cut short.

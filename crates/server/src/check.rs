@@ -46,7 +46,7 @@ pub async fn check(
     let (spec, mut game, mover) = {
         let shared = state.room(&code, peer.ip()).await?;
         let room = shared.lock().await;
-        let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+        let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
         if room.data.game.side_to_move() != seat {
             return Err(ApiError::conflict("not your turn"));
         }

@@ -14,6 +14,7 @@ mod app;
 mod check;
 mod clock;
 mod error;
+mod http;
 pub mod limits;
 mod lobby;
 mod offers;

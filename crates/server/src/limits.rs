@@ -113,6 +113,16 @@ impl Limiter {
         self.take(address, kind, false)
     }
 
+    /// Seconds until `kind`'s bucket holds a token again, at worst: the
+    /// `Retry-After` of a refusal.
+    pub fn retry_after(&self, kind: Kind) -> u64 {
+        let rate = self.rates.of(kind);
+        if rate.per_minute <= 0.0 {
+            return 60;
+        }
+        (60.0 / rate.per_minute).ceil().clamp(1.0, 3600.0) as u64
+    }
+
     fn take(&self, address: IpAddr, kind: Kind, consume: bool) -> bool {
         let rate = self.rates.of(kind);
         let now = Instant::now();
@@ -164,5 +174,7 @@ mod tests {
         );
         assert!(limiter.allow(a, Kind::Join), "other kinds are not affected");
         assert!(!limiter.would_allow(a, Kind::CreateRoom));
+        assert_eq!(limiter.retry_after(Kind::CreateRoom), 60);
+        assert_eq!(limiter.retry_after(Kind::Lookup), 1);
     }
 }

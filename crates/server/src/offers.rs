@@ -135,7 +135,7 @@ pub async fn draw(
     state.limit(peer.ip(), Kind::Join)?;
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
-    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
     if body.action == Action::Offer && room.data.log.len() >= MAX_LOG {
@@ -262,7 +262,7 @@ pub async fn takeback(
     state.limit(peer.ip(), Kind::Join)?;
     let shared = state.room(&code, peer.ip()).await?;
     let mut room = shared.lock().await;
-    let seat = seat(&room, token(&headers, body.token.as_deref()).as_deref())?;
+    let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
     if body.action == Action::Offer && room.data.log.len() >= MAX_LOG {

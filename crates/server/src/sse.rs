@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::limits::Kind;
 use crate::room::{Event, Room};
 use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use futures_util::stream::{self, Stream, StreamExt};
 use plateau_core::Side;
@@ -57,22 +57,27 @@ pub async fn events(
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
+    let slot = state.open_stream(peer.ip())?;
     let shared = state.room(&code, peer.ip()).await?;
     let last_seen: Option<u64> = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse().ok());
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string());
+    let token = crate::api::bearer(&headers);
 
     // Subscribe and read the version under the lock: every later event is newer.
     let (receiver, version, current, code, presence) = {
         let mut room = shared.lock().await;
         let receiver = room.events.subscribe();
-        let seat = token.as_deref().and_then(|t| room.data.seat_of(t));
+        let seat = match token.as_deref() {
+            // A token that holds no seat is a mistake, not a spectator.
+            Some(token) => Some(
+                room.data
+                    .seat_of(token)
+                    .ok_or_else(|| ApiError::forbidden("unknown token for this room"))?,
+            ),
+            None => None,
+        };
         let presence = seat.map(|seat| {
             room.connected[seat.index()] += 1;
             room.publish_presence();
@@ -107,8 +112,10 @@ pub async fn events(
                 data,
             })
             .collect(),
-        Some(_) => Vec::new(),
-        None => vec![current],
+        Some(seen) if seen == version => Vec::new(),
+        // Ahead of the room (an id from another room, or from before a
+        // takeback was swept): start again from the current state.
+        Some(_) | None => vec![current],
     };
     let live = BroadcastStream::new(receiver)
         // A subscriber that fell too far behind is closed; it reconnects with
@@ -118,8 +125,9 @@ pub async fn events(
     let stream = stream::iter(backlog.into_iter().map(Arc::new))
         .chain(live)
         .map(move |event| {
-            // The stream owns the presence guard: dropped when the client leaves.
-            let _alive = &presence;
+            // The stream owns the presence guard and the address's slot:
+            // dropped when the client leaves.
+            let _alive = (&presence, &slot);
             Ok(to_sse(&event))
         });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(state.config.keep_alive)))

@@ -30,6 +30,21 @@ pub struct ServeArgs {
     /// plus 3 s.
     #[arg(long, default_value_t = 5.0)]
     ai_time_cap: f64,
+    /// Event streams (open room pages) one address may hold at once.
+    #[arg(long, default_value_t = 40)]
+    streams_per_address: usize,
+    /// Seconds a client may take to send a request's headers; also how long
+    /// a connection may sit idle between requests.
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
+    /// The address of the reverse proxy in front of this server (nginx on
+    /// the same host: 127.0.0.1). Only requests from it have their
+    /// X-Forwarded-For read, so that rate limits count real clients.
+    #[arg(long, value_name = "ADDR")]
+    trusted_proxy: Option<std::net::IpAddr>,
+    /// No access log (one line per request on stderr).
+    #[arg(long)]
+    no_access_log: bool,
     /// Turn off the per-address rate limits (load tests, a trusted network
     /// behind one address).
     #[arg(long)]
@@ -51,6 +66,16 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
         bail!("--ai-time-cap must be between 0.05 and 600 seconds");
     }
     config.ai_time_cap = Duration::from_secs_f64(args.ai_time_cap);
+    if !(args.header_timeout >= 0.1 && args.header_timeout <= 3600.0) {
+        bail!("--header-timeout must be between 0.1 and 3600 seconds");
+    }
+    config.header_timeout = Duration::from_secs_f64(args.header_timeout);
+    if args.streams_per_address == 0 {
+        bail!("--streams-per-address must be at least 1");
+    }
+    config.streams_per_address = args.streams_per_address;
+    config.trusted_proxy = args.trusted_proxy;
+    config.access_log = !args.no_access_log;
     if let Some(threads) = args.ai_threads {
         config.ai_threads = threads.max(1);
     }

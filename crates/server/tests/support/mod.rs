@@ -118,6 +118,7 @@ pub fn test_config() -> ServerConfig {
     ServerConfig {
         rates: plateau_server::Rates::unlimited(),
         keep_alive: Duration::from_millis(500),
+        access_log: false,
         ..ServerConfig::default()
     }
 }
