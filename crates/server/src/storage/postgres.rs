@@ -369,9 +369,8 @@ impl PostgresStorage {
     /// Forwards the change notifications to `sender` over a dedicated
     /// connection, reconnecting (and asking for a resync) when it drops.
     async fn listen(config: tokio_postgres::Config, sender: mpsc::UnboundedSender<Notice>) {
-        let mut first = true;
         loop {
-            match listen_once(&config, &sender, first).await {
+            match listen_once(&config, &sender).await {
                 // The receiver is gone: the server stopped.
                 Ok(()) => return,
                 Err(err) => {
@@ -381,7 +380,6 @@ impl PostgresStorage {
                     eprintln!("event notifications from PostgreSQL: {err}; reconnecting");
                 }
             }
-            first = false;
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
     }
@@ -391,7 +389,6 @@ impl PostgresStorage {
 async fn listen_once(
     config: &tokio_postgres::Config,
     sender: &mpsc::UnboundedSender<Notice>,
-    first: bool,
 ) -> Result<(), StorageError> {
     let (client, mut connection) = config.connect(NoTls).await?;
     let (messages_tx, mut messages) = mpsc::unbounded_channel();
@@ -419,8 +416,9 @@ async fn listen_once(
         client
             .batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {JOBS_CHANNEL}"))
             .await?;
-        // Anything committed while no one listened is caught by re-reading.
-        if !first && sender.send(Notice::Resync).is_err() {
+        // Anything committed while no one listened (before the first LISTEN
+        // took effect, or while reconnecting) is caught by re-reading.
+        if sender.send(Notice::Resync).is_err() {
             return Ok(());
         }
         while let Some(message) = messages.recv().await {
