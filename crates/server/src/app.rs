@@ -318,12 +318,36 @@ impl AppState {
         };
         for (shared, known) in targets {
             let mut room = shared.lock().await;
+            if let Some(version) = known
+                && room.data.clock.is_none()
+            {
+                // Without a clock to watch, only the subscribers need the
+                // change now; the room is re-read when next used.
+                if let Err(err) = self.pass_on(&mut room, version).await {
+                    eprintln!("events of room {}: {}", room.data.code, err.message);
+                }
+                continue;
+            }
             match self.refresh(&mut room, known).await {
                 Ok(true) => {}
                 Ok(false) => self.forget(&room.data.code),
                 Err(err) => eprintln!("re-reading room {}: {}", room.data.code, err.message),
             }
         }
+    }
+
+    /// Sends a room's subscribers the events up to `version` committed by
+    /// another instance: one read of the events table, not of the room.
+    async fn pass_on(self: &Arc<Self>, room: &mut Room, version: u64) -> Result<(), ApiError> {
+        if version <= room.published || room.events.receiver_count() == 0 {
+            return Ok(());
+        }
+        let (code, after) = (room.data.code.clone(), room.published);
+        let missed = self.blocking(move |s| s.events_after(&code, after)).await?;
+        for (version, payload) in missed {
+            room.publish_at(version, payload);
+        }
+        Ok(())
     }
 
     fn forget(&self, code: &str) {

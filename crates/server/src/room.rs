@@ -128,6 +128,10 @@ pub struct AiShown {
 pub struct Room {
     pub data: RoomData,
     pub ai: AiShown,
+    /// The version of the last state event sent to the subscribers: ahead of
+    /// `data.version` when another instance's changes were passed on before
+    /// the room itself was re-read.
+    pub published: u64,
     /// Open event streams per seat (tokens sent with the stream).
     pub connected: [usize; 2],
     pub events: broadcast::Sender<Arc<Event>>,
@@ -332,6 +336,7 @@ impl RoomData {
 impl Room {
     pub fn new(data: RoomData) -> Room {
         Room {
+            published: data.version,
             data,
             ai: AiShown::default(),
             connected: [0, 0],
@@ -350,16 +355,18 @@ impl Room {
     }
 
     /// Sends a versioned state event to the subscribers.
-    pub fn publish(&self, data: String) {
-        let _ = self.events.send(Arc::new(Event {
-            version: Some(self.data.version),
-            kind: "state",
-            data,
-        }));
+    pub fn publish(&mut self, data: String) {
+        let version = self.data.version;
+        self.publish_at(version, data);
     }
 
-    /// Sends a versioned state event committed elsewhere (another instance).
-    pub fn publish_at(&self, version: u64, data: String) {
+    /// Sends a versioned state event, unless already sent (a change made by
+    /// another instance may be heard of twice).
+    pub fn publish_at(&mut self, version: u64, data: String) {
+        if version <= self.published {
+            return;
+        }
+        self.published = version;
         let _ = self.events.send(Arc::new(Event {
             version: Some(version),
             kind: "state",

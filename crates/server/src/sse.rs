@@ -68,6 +68,12 @@ pub async fn events(
     // Subscribe and read the version under the lock: every later event is newer.
     let (receiver, version, current, code, presence) = {
         let mut room = shared.lock().await;
+        // Events passed on from another instance since the room was read:
+        // read it again, so that the state and the backlog end where the
+        // live events begin.
+        if room.published > room.data.version {
+            state.refresh(&mut room, None).await?;
+        }
         let receiver = room.events.subscribe();
         let seat = match token.as_deref() {
             // A token that holds no seat is a mistake, not a spectator.

@@ -165,3 +165,33 @@ async fn a_room_swept_by_one_instance_is_gone_from_the_other() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clock_started_on_a_stopped_instance_falls_on_the_other() {
+    let Some((a, b)) = two_instances("clock").await else {
+        return;
+    };
+    let (code, _, _) = create(
+        &a,
+        json!({"game": "draughts", "seat": "white", "opponent": "friend", "clock": {"initial_s": 1}}),
+    )
+    .await;
+    // B has the room and a watcher on it before the game starts.
+    let mut on_b = SseReader::open(&b.url(&format!("/api/rooms/{code}/events")), None, None).await;
+    assert_eq!(on_b.next_state().await.id, Some(1));
+    // The second player joins through A, which starts White's clock there;
+    // then A stops, its timer with it.
+    let (status, joined) = post(&a.url(&format!("/api/rooms/{code}/join")), json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    let started = on_b.next_state().await;
+    assert_eq!(started.data["clock"]["running"], "white");
+    a.stop().await;
+    // B heard of the running clock and ends the game on time by itself.
+    let ended = on_b.next_state().await;
+    assert_eq!(ended.data["status"], "finished", "{:?}", ended.data);
+    assert_eq!(
+        ended.data["result"],
+        json!({"winner": "black", "reason": "time forfeit"})
+    );
+    b.stop().await;
+}

@@ -45,8 +45,8 @@ pub struct ServeArgs {
     /// No access log (one line per request on stderr).
     #[arg(long)]
     no_access_log: bool,
-    /// Turn off the per-address rate limits (load tests, a trusted network
-    /// behind one address).
+    /// Turn off the per-address rate limits and the cap on event streams
+    /// (load tests, a trusted network behind one address).
     #[arg(long)]
     no_rate_limits: bool,
 }
@@ -61,6 +61,7 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
     };
     if args.no_rate_limits {
         config.rates = plateau_server::Rates::unlimited();
+        config.streams_per_address = usize::MAX;
     }
     if !(args.ai_time_cap >= 0.05 && args.ai_time_cap <= 600.0) {
         bail!("--ai-time-cap must be between 0.05 and 600 seconds");
@@ -73,7 +74,9 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
     if args.streams_per_address == 0 {
         bail!("--streams-per-address must be at least 1");
     }
-    config.streams_per_address = args.streams_per_address;
+    if !args.no_rate_limits {
+        config.streams_per_address = args.streams_per_address;
+    }
     config.trusted_proxy = args.trusted_proxy;
     config.access_log = !args.no_access_log;
     if let Some(threads) = args.ai_threads {
