@@ -94,6 +94,7 @@ pub(crate) async fn work(state: Arc<AppState>) {
                 tokio::select! {
                     _ = state.ai_wake.notified() => {}
                     _ = tokio::time::sleep(POLL) => {}
+                    () = state.stopped() => return,
                 }
             }
             Err(err) => {
@@ -126,9 +127,9 @@ async fn play(state: &Arc<AppState>, job: AiJob) {
 
 /// Returns a claimed move to the line, to be claimed from `at_ms`.
 async fn give_back(state: &Arc<AppState>, job: &AiJob, at_ms: i64) {
-    let (code, version) = (job.code.clone(), job.version);
+    let (code, version, owner) = (job.code.clone(), job.version, state.instance.clone());
     if let Err(err) = state
-        .blocking(move |s| s.retry_ai(&code, version, at_ms))
+        .blocking(move |s| s.retry_ai(&code, version, &owner, at_ms))
         .await
     {
         // Its lease runs out instead.

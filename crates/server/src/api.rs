@@ -1,6 +1,6 @@
 //! The JSON API handlers (see `docs/api.md`).
 
-use crate::app::{AppState, now};
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::limits::Kind;
 use crate::room::{GameResult, OfferKind, Room, RoomData, Status, parse_side, side_name};
@@ -227,7 +227,7 @@ pub async fn create_room(
             seats: vec![(side_name(seat).to_string(), hash)],
             public: request.public,
             clock: room.data.clock.map(|c| c.stored()),
-            now: now(),
+            now: room.data.created_at,
             creator: peer.ip().to_string(),
             ai_due: room.data.ai_to_move().then(crate::clock::now_ms),
         };
@@ -529,7 +529,7 @@ pub async fn rematch(
                 .collect(),
             public: false,
             clock: fresh.data.clock.map(|c| c.stored()),
-            now: now(),
+            now: fresh.data.created_at,
             creator: peer.ip().to_string(),
             ai_due: fresh.data.ai_to_move().then(crate::clock::now_ms),
         };

@@ -75,6 +75,9 @@ pub struct AppState {
     /// Set when the server stops: background work (AI moves, sweeps) then
     /// writes nothing more.
     closed: AtomicBool,
+    /// Flips to `true` when the server stops: background loops waiting on
+    /// it end, letting go of the state (and the storage's connections).
+    stopping: tokio::sync::watch::Sender<bool>,
     /// This instance's name on the AI moves it claims.
     pub(crate) instance: String,
     /// Wakes the AI worker: a move became due.
@@ -117,6 +120,7 @@ impl AppState {
             config,
             rooms: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
+            stopping: tokio::sync::watch::channel(false).0,
             instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
             ai_wake: Notify::new(),
             streams: Mutex::new(HashMap::new()),
@@ -126,6 +130,13 @@ impl AppState {
     /// Stops background work: nothing is committed after this.
     pub fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
+        self.stopping.send_replace(true);
+    }
+
+    /// Resolves once the server stops.
+    pub(crate) async fn stopped(&self) {
+        let mut stopping = self.stopping.subscribe();
+        let _ = stopping.wait_for(|stopped| *stopped).await;
     }
 
     /// Stops cleanly: background work stops, and the AI moves this
@@ -229,21 +240,31 @@ impl AppState {
         code: &str,
     ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
         if let Some(shared) = self.cached_room(code) {
-            if self.storage.is_shared() {
-                let mut room = shared.lock().await;
-                if !self.refresh(&mut room, None).await? {
-                    self.forget(code);
-                    return Ok(None);
-                }
+            if !self.storage.is_shared() {
+                return Ok(Some(shared));
             }
-            return Ok(Some(shared));
+            let mut room = shared.lock().await;
+            if self.refresh(&mut room, None).await? {
+                drop(room);
+                return Ok(Some(shared));
+            }
+            // Swept (by another instance), perhaps with its code drawn again
+            // for a new room: read from storage afresh.
+            self.forget(code);
         }
         let lookup = code.to_string();
         let Some(stored) = self.blocking(move |s| s.load_room(&lookup)).await? else {
             return Ok(None);
         };
         let data = RoomData::restore(stored).map_err(ApiError::internal)?;
-        Ok(Some(self.cache(Room::new(data))))
+        let deadline = data.clock.and_then(|c| c.deadline());
+        let shared = self.cache(Room::new(data));
+        // A clock another instance started (one that may have died since) is
+        // watched here too.
+        if let Some(deadline) = deadline {
+            crate::clock::watch(Arc::clone(self), code.to_string(), deadline);
+        }
+        Ok(Some(shared))
     }
 
     /// Brings a room kept in memory up to date with storage, where another
@@ -258,14 +279,18 @@ impl AppState {
     ) -> Result<bool, ApiError> {
         let held = room.data.version;
         let stored_version = match known {
-            Some(version) => Some(version),
+            Some(version) => version,
             None => {
                 let code = room.data.code.clone();
-                self.blocking(move |s| s.version(&code)).await?
+                match self.blocking(move |s| s.version(&code)).await? {
+                    // Another room under the same code: this one is gone.
+                    Some((_, created_at)) if created_at != room.data.created_at => {
+                        return Ok(false);
+                    }
+                    Some((version, _)) => version,
+                    None => return Ok(false),
+                }
             }
-        };
-        let Some(stored_version) = stored_version else {
-            return Ok(false);
         };
         if stored_version <= held {
             return Ok(true);
@@ -274,7 +299,7 @@ impl AppState {
         let (stored, missed) = self
             .blocking(move |s| Ok((s.load_room(&code)?, s.events_after(&code, held)?)))
             .await?;
-        let Some(stored) = stored else {
+        let Some(stored) = stored.filter(|r| r.created_at == room.data.created_at) else {
             return Ok(false);
         };
         let old_deadline = room.data.clock.and_then(|c| c.deadline());
@@ -348,6 +373,20 @@ impl AppState {
             room.publish_at(version, payload);
         }
         Ok(())
+    }
+
+    /// Lets go of the rooms in memory that nobody uses: no event stream, no
+    /// request or background task holding them. They are read again from
+    /// storage when next asked for, so memory stays bounded by the rooms in
+    /// use (and, with several instances, no forgotten copy goes stale).
+    fn evict_idle(&self) {
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        rooms.retain(|_, shared| {
+            Arc::strong_count(shared) > 1
+                || shared
+                    .try_lock()
+                    .map_or(true, |room| room.events.receiver_count() > 0)
+        });
     }
 
     fn forget(&self, code: &str) {
@@ -518,10 +557,12 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
     if let Some(mut notices) = state.storage.subscribe() {
         let listener = Arc::clone(&state);
         tokio::spawn(async move {
-            while let Some(notice) = notices.recv().await {
-                if listener.is_closed() {
-                    break;
-                }
+            loop {
+                let notice = tokio::select! {
+                    notice = notices.recv() => notice,
+                    () = listener.stopped() => None,
+                };
+                let Some(notice) = notice else { break };
                 // Rooms are independent: one slow re-read holds up no other.
                 let listener = Arc::clone(&listener);
                 tokio::spawn(async move { listener.on_notice(notice).await });
@@ -533,10 +574,14 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(sweeper.config.sweep_interval);
         loop {
-            interval.tick().await;
+            tokio::select! {
+                _ = interval.tick() => {}
+                () = sweeper.stopped() => break,
+            }
             if sweeper.is_closed() {
                 break;
             }
+            sweeper.evict_idle();
             match sweeper.sweep().await {
                 Ok(0) => {}
                 Ok(n) => eprintln!("swept {n} idle room(s)"),

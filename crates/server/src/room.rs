@@ -96,6 +96,9 @@ pub struct Offer {
 #[derive(Clone)]
 pub struct RoomData {
     pub code: String,
+    /// When the room was made (seconds): with the code, its identity, since
+    /// a code is drawn again once its room has been swept.
+    pub created_at: i64,
     pub spec: GameSpec,
     pub game: Box<dyn AnyGame>,
     pub version: u64,
@@ -158,6 +161,7 @@ impl RoomData {
     pub fn new(code: String, spec: GameSpec, ai: Option<(Side, Level)>) -> RoomData {
         RoomData {
             code,
+            created_at: crate::app::now(),
             game: spec.new_game(),
             spec,
             version: 1,
@@ -189,6 +193,7 @@ impl RoomData {
             None => None,
         };
         let mut room = RoomData::new(stored.code.clone(), spec, ai);
+        room.created_at = stored.created_at;
         for (ply, mv) in stored.moves.iter().enumerate() {
             room.game
                 .play(mv)
@@ -376,6 +381,12 @@ impl Room {
 
     /// Sends an unversioned presence event (connections, AI thinking).
     pub fn publish_presence(&self) {
+        // Built from the room as last read: behind events already passed on
+        // from another instance, it would show an older state. The next
+        // state event carries the live parts anyway.
+        if self.published > self.data.version {
+            return;
+        }
         let _ = self.events.send(Arc::new(Event {
             version: None,
             kind: "presence",

@@ -68,11 +68,11 @@ pub async fn events(
     // Subscribe and read the version under the lock: every later event is newer.
     let (receiver, version, current, code, presence) = {
         let mut room = shared.lock().await;
-        // Events passed on from another instance since the room was read:
-        // read it again, so that the state and the backlog end where the
-        // live events begin.
-        if room.published > room.data.version {
-            state.refresh(&mut room, None).await?;
+        // Under the lock that subscribes: anything another instance
+        // committed since the room was looked up is read now, so the state
+        // and the backlog end exactly where the live events begin.
+        if state.storage.is_shared() && !state.refresh(&mut room, None).await? {
+            return Err(ApiError::not_found("the room is gone"));
         }
         let receiver = room.events.subscribe();
         let seat = match token.as_deref() {

@@ -195,3 +195,66 @@ async fn a_clock_started_on_a_stopped_instance_falls_on_the_other() {
     );
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_clock_is_watched_by_an_instance_that_first_reads_the_room_after_the_other_stopped() {
+    let Some((a, b)) = two_instances("clock-late").await else {
+        return;
+    };
+    let (code, _, _) = create(
+        &a,
+        json!({"game": "draughts", "seat": "white", "opponent": "friend", "clock": {"initial_s": 2}}),
+    )
+    .await;
+    let (status, _) = post(&a.url(&format!("/api/rooms/{code}/join")), json!({})).await;
+    assert_eq!(status, 200);
+    a.stop().await;
+    // B reads the room for the first time, with White's clock running.
+    let mut on_b = SseReader::open(&b.url(&format!("/api/rooms/{code}/events")), None, None).await;
+    let now = on_b.next_state().await;
+    assert_eq!(now.data["clock"]["running"], "white");
+    let ended = on_b.next_state().await;
+    assert_eq!(ended.data["status"], "finished", "{:?}", ended.data);
+    assert_eq!(ended.data["result"]["reason"], "time forfeit");
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_code_drawn_again_after_a_sweep_is_the_new_room_on_every_instance() {
+    let Some((a, b)) = two_instances("reuse").await else {
+        return;
+    };
+    let (code, _, _) = friend_room(&a).await;
+    assert_eq!(state(&b, &code).await["version"], 2, "B holds the old room");
+    // The old room is swept, and a new room gets the same code.
+    let database = a.db.0.clone();
+    let replaced = code.clone();
+    tokio::task::spawn_blocking(move || {
+        let storage = database.open().unwrap();
+        assert_eq!(storage.sweep(i64::MAX).unwrap(), [replaced.as_str()]);
+        let room = plateau_server::storage::NewRoom {
+            code: replaced,
+            game: "escampe".into(),
+            variant: String::new(),
+            status: "waiting".into(),
+            ai: None,
+            seats: vec![("white".into(), [9; 32])],
+            public: false,
+            clock: None,
+            now: 12_345,
+            creator: "10.0.0.1".into(),
+            ai_due: None,
+        };
+        assert!(storage.create_room(&room, "{}").unwrap());
+    })
+    .await
+    .unwrap();
+    // B notices that its copy is another room's and serves the new one.
+    let now = state(&b, &code).await;
+    assert_eq!(
+        (now["version"].as_u64(), now["status"].as_str()),
+        (Some(1), Some("waiting"))
+    );
+    a.stop().await;
+    b.stop().await;
+}

@@ -47,19 +47,35 @@ impl Database {
     }
 }
 
-/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+/// `postgres://user:secret@host/db?password=x` as
+/// `postgres://user:***@host/db?password=***`.
 fn redact_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (rest, None),
+    };
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
+    let authority = match authority.rsplit_once('@') {
         Some((user_info, host)) => match user_info.split_once(':') {
-            Some((user, _)) => format!("{scheme}://{user}:***@{host}{path}"),
-            None => url.to_string(),
+            Some((user, _)) => format!("{user}:***@{host}"),
+            None => authority.to_string(),
         },
-        None => url.to_string(),
-    }
+        None => authority.to_string(),
+    };
+    let query = query.map(|query| {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
+                _ => pair.to_string(),
+            })
+            .collect();
+        format!("?{}", pairs.join("&"))
+    });
+    format!("{scheme}://{authority}{path}{}", query.unwrap_or_default())
 }
 
 /// What another server instance changed (PostgreSQL notifications).
@@ -240,9 +256,9 @@ pub trait Storage: Send + Sync + 'static {
 
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StorageError>;
 
-    /// The room's current version (`None`: no such room): a cheap freshness
-    /// check for a room kept in memory.
-    fn version(&self, code: &str) -> Result<Option<u64>, StorageError>;
+    /// The room's current version and creation time (`None`: no such room):
+    /// a cheap freshness check for a room kept in memory.
+    fn version(&self, code: &str) -> Result<Option<(u64, i64)>, StorageError>;
 
     /// Applies `changes` and the event of the new version `expected + 1`, only if
     /// the room is still at version `expected`. `Ok(false)`: it was not (someone
@@ -282,7 +298,15 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Gives a claimed move back, to be claimed again from `at_ms` (a
     /// failed search or commit is retried, never dropped).
-    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError>;
+    /// Only `owner`'s claim is given back: one whose lease ran out and was
+    /// taken by another instance is left alone.
+    fn retry_ai(
+        &self,
+        code: &str,
+        version: u64,
+        owner: &str,
+        at_ms: i64,
+    ) -> Result<(), StorageError>;
 
     /// Gives back every claim of `owner` (an instance stopping cleanly), or
     /// every claim (`None`: a single instance starting, whose earlier run
@@ -336,6 +360,10 @@ mod tests {
         assert_eq!(
             Database::parse("postgres://localhost/x").describe(),
             "postgres://localhost/x"
+        );
+        assert_eq!(
+            Database::parse("postgres://u@h/db?sslmode=disable&password=hunter2").describe(),
+            "postgres://u@h/db?sslmode=disable&password=***"
         );
     }
 }

@@ -111,6 +111,9 @@ CREATE TABLE ai_addresses (
 ",
 ];
 
+/// How often the listening connection proves it is alive.
+const HEARTBEAT: Duration = Duration::from_secs(30);
+
 /// Connections per server instance.
 const POOL_SIZE: usize = 16;
 
@@ -390,6 +393,10 @@ async fn listen_once(
     config: &tokio_postgres::Config,
     sender: &mpsc::UnboundedSender<Notice>,
 ) -> Result<(), StorageError> {
+    // A connection dropped silently (a NAT, a failover) is noticed by TCP
+    // keepalives and by the heartbeat below, not after hours.
+    let mut config = config.clone();
+    config.keepalives_idle(HEARTBEAT);
     let (client, mut connection) = config.connect(NoTls).await?;
     let (messages_tx, mut messages) = mpsc::unbounded_channel();
     let driver = tokio::spawn(async move {
@@ -421,7 +428,18 @@ async fn listen_once(
         if sender.send(Notice::Resync).is_err() {
             return Ok(());
         }
-        while let Some(message) = messages.recv().await {
+        loop {
+            let message = tokio::select! {
+                message = messages.recv() => message,
+                () = tokio::time::sleep(HEARTBEAT) => {
+                    match tokio::time::timeout(HEARTBEAT, client.simple_query("SELECT 1")).await {
+                        Ok(Ok(_)) => continue,
+                        Ok(Err(err)) => return Err(StorageError::from(err)),
+                        Err(_) => return Err(StorageError("no answer to the heartbeat".into())),
+                    }
+                }
+            };
+            let Some(message) = message else { break };
             match message {
                 Ok(AsyncMessage::Notification(note)) if note.channel() == JOBS_CHANNEL => {
                     if sender.send(Notice::AiDue).is_err() {
@@ -630,13 +648,16 @@ impl Storage for PostgresStorage {
         self.wait(self.load(code))
     }
 
-    fn version(&self, code: &str) -> Result<Option<u64>, StorageError> {
+    fn version(&self, code: &str) -> Result<Option<(u64, i64)>, StorageError> {
         self.wait(async {
             let client = self.pool.get().await?;
             let row = client
-                .query_opt("SELECT version FROM rooms WHERE code = $1", &[&code])
+                .query_opt(
+                    "SELECT version, created_at FROM rooms WHERE code = $1",
+                    &[&code],
+                )
                 .await?;
-            Ok(row.map(|row| row.get::<_, i64>(0) as u64))
+            Ok(row.map(|row| (row.get::<_, i64>(0) as u64, row.get(1))))
         })
     }
 
@@ -745,13 +766,20 @@ impl Storage for PostgresStorage {
         })
     }
 
-    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError> {
+    fn retry_ai(
+        &self,
+        code: &str,
+        version: u64,
+        owner: &str,
+        at_ms: i64,
+    ) -> Result<(), StorageError> {
         self.wait(async {
             let client = self.pool.get().await?;
             client
                 .execute(
-                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = $3 WHERE code = $1 AND version = $2",
-                    &[&code, &(version as i64), &at_ms],
+                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = $4
+                     WHERE code = $1 AND version = $2 AND owner = $3",
+                    &[&code, &(version as i64), &owner, &at_ms],
                 )
                 .await?;
             Ok(())

@@ -382,16 +382,16 @@ impl Storage for SqliteStorage {
         Ok(true)
     }
 
-    fn version(&self, code: &str) -> Result<Option<u64>, StorageError> {
+    fn version(&self, code: &str) -> Result<Option<(u64, i64)>, StorageError> {
         let connection = self.lock();
         let version = connection
             .query_row(
-                "SELECT version FROM rooms WHERE code = ?1",
+                "SELECT version, created_at FROM rooms WHERE code = ?1",
                 params![code],
-                |row| row.get::<_, i64>(0),
+                |row| Ok((row.get::<_, i64>(0)? as u64, row.get::<_, i64>(1)?)),
             )
             .optional()?;
-        Ok(version.map(|v| v as u64))
+        Ok(version)
     }
 
     fn events_after(&self, code: &str, version: u64) -> Result<Vec<(u64, String)>, StorageError> {
@@ -489,10 +489,17 @@ impl Storage for SqliteStorage {
         Ok(Some(job))
     }
 
-    fn retry_ai(&self, code: &str, version: u64, at_ms: i64) -> Result<(), StorageError> {
+    fn retry_ai(
+        &self,
+        code: &str,
+        version: u64,
+        owner: &str,
+        at_ms: i64,
+    ) -> Result<(), StorageError> {
         self.lock().execute(
-            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = ?3 WHERE code = ?1 AND version = ?2",
-            params![code, version as i64, at_ms],
+            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = ?4
+             WHERE code = ?1 AND version = ?2 AND owner = ?3",
+            params![code, version as i64, owner, at_ms],
         )?;
         Ok(())
     }

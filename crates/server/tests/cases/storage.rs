@@ -82,9 +82,12 @@ fn a_move_given_back_waits_for_its_retry_time_and_releases_are_per_owner() {
     };
     ai_room(storage.as_ref(), "CCCCC", "10.0.0.1", Some(0));
     let job = storage.claim_ai("one", 1_000, 60_000).unwrap().unwrap();
-    storage.retry_ai(&job.code, job.version, 4_000).unwrap();
+    storage.retry_ai(&job.code, job.version, "one", 4_000).unwrap();
     assert_eq!(storage.claim_ai("one", 3_999, 60_000).unwrap(), None);
     assert!(storage.claim_ai("two", 4_000, 60_000).unwrap().is_some());
+    // "one" giving the move back again, late, leaves "two"'s claim alone.
+    storage.retry_ai(&job.code, job.version, "one", 0).unwrap();
+    assert_eq!(storage.claim_ai("three", 4_500, 60_000).unwrap(), None);
     // Another owner's release leaves the claim alone; the owner's frees it.
     assert_eq!(storage.release_ai(Some("one")).unwrap(), 0);
     assert_eq!(storage.claim_ai("one", 5_000, 60_000).unwrap(), None);
