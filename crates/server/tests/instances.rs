@@ -209,13 +209,17 @@ async fn a_clock_is_watched_by_an_instance_that_first_reads_the_room_after_the_o
     let (status, _) = post(&a.url(&format!("/api/rooms/{code}/join")), json!({})).await;
     assert_eq!(status, 200);
     a.stop().await;
-    // B reads the room for the first time, with White's clock running.
+    // B reads the room for the first time, with White's clock running (or,
+    // on a slow machine, just fallen): B alone can end the game.
     let mut on_b = SseReader::open(&b.url(&format!("/api/rooms/{code}/events")), None, None).await;
-    let now = on_b.next_state().await;
-    assert_eq!(now.data["clock"]["running"], "white");
-    let ended = on_b.next_state().await;
-    assert_eq!(ended.data["status"], "finished", "{:?}", ended.data);
-    assert_eq!(ended.data["result"]["reason"], "time forfeit");
+    let mut now = on_b.next_state().await;
+    assert!(now.id >= Some(2), "{:?}", now.data);
+    if now.data["status"] == "playing" {
+        assert_eq!(now.data["clock"]["running"], "white");
+        now = on_b.next_state().await;
+    }
+    assert_eq!(now.data["status"], "finished", "{:?}", now.data);
+    assert_eq!(now.data["result"]["reason"], "time forfeit");
     b.stop().await;
 }
 

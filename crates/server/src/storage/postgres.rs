@@ -428,10 +428,14 @@ async fn listen_once(
         if sender.send(Notice::Resync).is_err() {
             return Ok(());
         }
+        let mut heartbeat = tokio::time::interval(HEARTBEAT);
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        // The first tick is at once: skip it.
+        heartbeat.tick().await;
         loop {
             let message = tokio::select! {
                 message = messages.recv() => message,
-                () = tokio::time::sleep(HEARTBEAT) => {
+                _ = heartbeat.tick() => {
                     match tokio::time::timeout(HEARTBEAT, client.simple_query("SELECT 1")).await {
                         Ok(Ok(_)) => continue,
                         Ok(Err(err)) => return Err(StorageError::from(err)),
