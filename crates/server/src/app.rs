@@ -168,6 +168,7 @@ impl AppState {
 
     /// Counts an event stream of `address`; 429 once it holds its share.
     pub(crate) fn open_stream(self: &Arc<Self>, address: IpAddr) -> Result<StreamSlot, ApiError> {
+        let address = crate::limits::client_key(address);
         let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
         let count = streams.entry(address).or_insert(0);
         if *count >= self.config.streams_per_address {

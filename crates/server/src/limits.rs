@@ -81,6 +81,22 @@ impl Rates {
     }
 }
 
+/// The unit that per-address limits count: an IPv4 address, or an IPv6 /64
+/// (one customer's network: its holder can use any address in it, so
+/// counting addresses one by one would limit nothing).
+pub fn client_key(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(prefix.into())
+            }
+        },
+    }
+}
+
 struct Bucket {
     tokens: f64,
     updated: Instant,
@@ -124,6 +140,7 @@ impl Limiter {
     }
 
     fn take(&self, address: IpAddr, kind: Kind, consume: bool) -> bool {
+        let address = client_key(address);
         let rate = self.rates.of(kind);
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
@@ -153,6 +170,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn limits_count_ipv4_addresses_and_ipv6_networks() {
+        let key = |text: &str| client_key(text.parse().unwrap()).to_string();
+        assert_eq!(key("10.1.2.3"), "10.1.2.3");
+        assert_eq!(key("::ffff:10.1.2.3"), "10.1.2.3");
+        assert_eq!(key("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::"), "2001:db8:1:2::");
+    }
+
+    #[test]
     fn a_burst_then_refusal_per_address_and_kind() {
         let rates = Rates {
             create_room: Rate {
@@ -175,6 +201,15 @@ mod tests {
         assert!(limiter.allow(a, Kind::Join), "other kinds are not affected");
         assert!(!limiter.would_allow(a, Kind::CreateRoom));
         assert_eq!(limiter.retry_after(Kind::CreateRoom), 60);
+        // An IPv6 network's addresses share one allowance.
+        let one: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let same_net: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let other_net: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        for _ in 0..3 {
+            assert!(limiter.allow(one, Kind::CreateRoom));
+        }
+        assert!(!limiter.allow(same_net, Kind::CreateRoom));
+        assert!(limiter.allow(other_net, Kind::CreateRoom));
         assert_eq!(limiter.retry_after(Kind::Lookup), 1);
     }
 }
