@@ -29,6 +29,8 @@ struct Cli {
 enum Command {
     /// Run the game server (web page and JSON API) for every game.
     Serve(commands::serve::ServeArgs),
+    /// Copy every room of one server database into another (SQLite to PostgreSQL).
+    CopyRooms(commands::serve::CopyRoomsArgs),
     /// List the games, their variants and an example position text.
     Games,
     /// Count the leaves of the move tree (checks the rules against reference counts).
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Command::Egtb(args) => commands::egtb::run(args, cli.egtb_dir),
         Command::Book(args) => commands::book::run(args),
         Command::Serve(args) => commands::serve::run_serve(args),
+        Command::CopyRooms(args) => commands::serve::run_copy_rooms(args),
         Command::Games => commands::games::run(),
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -270,3 +270,115 @@ fn an_ai_move_claimed_by_a_killed_instance_is_played_by_another_within_the_lease
     );
     eprintln!("the move was played {waited:?} after A's claim (lease {LEASE:?})");
 }
+
+/// A room's state without what is live on one server only (connections,
+/// the AI's search, clocks read at different moments).
+fn settled(state: &str) -> serde_json::Value {
+    let mut value: serde_json::Value = serde_json::from_str(state).expect("a JSON state");
+    value["seats"] = serde_json::Value::Null;
+    value["ai"] = serde_json::Value::Null;
+    value["clock"] = serde_json::Value::Null;
+    value
+}
+
+#[test]
+fn copy_rooms_moves_a_site_from_sqlite_to_postgresql() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let Some(url) = runtime.block_on(postgres::fresh_database("copy_rooms")) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("plateau-copy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("plateau.db");
+    let old = Server::start(&file);
+    // A game under way with a clock, a draw offer and its history...
+    let (status, created) = old.request(
+        "POST",
+        "/api/rooms",
+        r#"{"game":"draughts","seat":"white","opponent":"friend","public":true,"clock":{"initial_s":600}}"#,
+    );
+    assert_eq!(status, 201, "{created}");
+    let code = field(&created, "code");
+    let white = field(&created, "token");
+    let (_, joined) = old.request("POST", &format!("/api/rooms/{code}/join"), "{}");
+    let black = field(&joined, "token");
+    let (status, _) = old.request(
+        "POST",
+        &format!("/api/rooms/{code}/moves"),
+        &format!(r#"{{"token":"{white}","version":2,"move":"32-28"}}"#),
+    );
+    assert_eq!(status, 200);
+    let (status, _) = old.request(
+        "POST",
+        &format!("/api/rooms/{code}/draw"),
+        &format!(r#"{{"token":"{black}","version":3,"action":"offer"}}"#),
+    );
+    assert_eq!(status, 200);
+    // ...and a room waiting for its second player.
+    let (_, waiting) = old.request("POST", "/api/rooms", r#"{"game":"escampe","seat":"black"}"#);
+    let waiting = field(&waiting, "code");
+    let (_, before) = old.request("GET", &format!("/api/rooms/{code}"), "");
+    let (_, waiting_before) = old.request("GET", &format!("/api/rooms/{waiting}"), "");
+    old.kill();
+
+    let copy = |expected: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_plateau"))
+            .args(["copy-rooms", "--from"])
+            .arg(&file)
+            .args(["--to", &url])
+            .output()
+            .expect("copy-rooms runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let said = String::from_utf8_lossy(&output.stdout).to_string();
+        assert!(said.contains(expected), "{said}");
+        assert!(!String::from_utf8_lossy(&output.stderr).contains("s3cret"));
+    };
+    copy("2 room(s) copied, 0 skipped");
+    // Again: nothing is copied twice.
+    copy("0 room(s) copied, 2 skipped");
+
+    let new = Server::start_with(&url, &[]);
+    let (status, after) = new.request("GET", &format!("/api/rooms/{code}"), "");
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(settled(&after), settled(&before));
+    let (_, waiting_after) = new.request("GET", &format!("/api/rooms/{waiting}"), "");
+    assert_eq!(settled(&waiting_after), settled(&waiting_before));
+    // The history replays, and the same tokens hold the same seats.
+    let mut stream = TcpStream::connect(&new.address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /api/rooms/{code}/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 1\r\n\r\n"
+    )
+    .unwrap();
+    let mut replay = String::new();
+    let mut reader = BufReader::new(stream);
+    while !replay.contains("id: 4") {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        replay.push_str(&line);
+    }
+    for id in ["id: 2", "id: 3", "id: 4"] {
+        assert!(replay.contains(id), "{id} in {replay}");
+    }
+    let (status, body) = new.request(
+        "POST",
+        &format!("/api/rooms/{code}/draw"),
+        &format!(r#"{{"token":"{white}","version":4,"action":"accept"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains(r#""status":"finished""#), "{body}");
+    new.kill();
+    std::fs::remove_dir_all(&dir).ok();
+}

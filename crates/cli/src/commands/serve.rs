@@ -91,3 +91,56 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
     })
     .with_context(|| format!("cannot serve on {}", args.addr))
 }
+
+/// Copy every room (moves, seats and their tokens, clocks, offers, history
+/// and the events that clients replay) from one server database into
+/// another: how a site moves from SQLite to PostgreSQL (docs/deploy.md).
+/// Stop the servers on the source first; the target may be in use. Rooms
+/// whose code the target already has are left as they are and counted.
+#[derive(Args)]
+pub struct CopyRoomsArgs {
+    /// The database to copy from: a SQLite file or a postgres:// URL.
+    #[arg(long)]
+    from: String,
+    /// The database to copy into (created or brought up to date first).
+    #[arg(long)]
+    to: String,
+}
+
+pub fn run_copy_rooms(args: CopyRoomsArgs) -> Result<()> {
+    let (from, to) = (Database::parse(&args.from), Database::parse(&args.to));
+    if from == to {
+        bail!("--from and --to name the same database");
+    }
+    if let Database::Sqlite(path) = &from
+        && !path.is_file()
+    {
+        bail!("{}: no such database file", path.display());
+    }
+    let source = from
+        .open()
+        .with_context(|| format!("opening {}", from.describe()))?;
+    let target = to
+        .open()
+        .with_context(|| format!("opening {}", to.describe()))?;
+    eprintln!(
+        "copying the rooms of {} into {}",
+        from.describe(),
+        to.describe()
+    );
+    let started = std::time::Instant::now();
+    let report =
+        plateau_server::storage::copy_rooms(source.as_ref(), target.as_ref(), |done, total| {
+            if done % 1000 == 0 || done == total {
+                eprintln!("  {done}/{total} rooms");
+            }
+        })
+        .context("copying the rooms")?;
+    println!(
+        "{} room(s) copied, {} skipped (their code was taken in the target), in {:.1} s",
+        report.copied,
+        report.skipped,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -78,6 +78,40 @@ fn redact_password(url: &str) -> String {
     format!("{scheme}://{authority}{path}{}", query.unwrap_or_default())
 }
 
+/// What `copy_rooms` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CopyReport {
+    pub copied: usize,
+    /// Rooms whose code was already taken in the target (left as they were).
+    pub skipped: usize,
+}
+
+/// Copies every room, with its moves, seats, clocks and event history, from
+/// one database to another: moving a site from SQLite to PostgreSQL. Rooms
+/// whose code the target already has are skipped. `progress` hears the
+/// rooms done and the total.
+pub fn copy_rooms(
+    from: &dyn Storage,
+    to: &dyn Storage,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<CopyReport, StorageError> {
+    let codes = from.room_codes()?;
+    let mut report = CopyReport::default();
+    for (done, code) in codes.iter().enumerate() {
+        // A room swept between the listing and now is simply not copied.
+        if let Some(room) = from.load_room(code)? {
+            let events = from.events_after(code, 0)?;
+            if to.import_room(&room, &events)? {
+                report.copied += 1;
+            } else {
+                report.skipped += 1;
+            }
+        }
+        progress(done + 1, codes.len());
+    }
+    Ok(report)
+}
+
 /// What another server instance changed (PostgreSQL notifications).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -153,6 +187,31 @@ pub struct NewRoom {
     pub creator: String,
     /// When the AI is to move first: the job's time (ms since the epoch).
     pub ai_due: Option<i64>,
+}
+
+impl NewRoom {
+    /// The room as stored at version 1.
+    fn stored(&self) -> StoredRoom {
+        StoredRoom {
+            code: self.code.clone(),
+            game: self.game.clone(),
+            variant: self.variant.clone(),
+            version: 1,
+            status: self.status.clone(),
+            winner: None,
+            reason: None,
+            ai: self.ai.clone(),
+            rematch: None,
+            created_at: self.now,
+            updated_at: self.now,
+            seats: self.seats.clone(),
+            moves: Vec::new(),
+            offer: None,
+            log: Vec::new(),
+            public: self.public,
+            clock: self.clock.clone(),
+        }
+    }
 }
 
 /// An AI move claimed by one instance (see `Storage::claim_ai`).
@@ -324,6 +383,17 @@ pub trait Storage: Send + Sync + 'static {
     /// The rooms whose AI move waits for a thread, in the order they will be
     /// claimed.
     fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError>;
+
+    /// Every room's code (to copy a database).
+    fn room_codes(&self) -> Result<Vec<String>, StorageError>;
+
+    /// Writes a room exactly as read from another database, with its events.
+    /// `Ok(false)`: the code is taken here, and nothing was written.
+    fn import_room(
+        &self,
+        room: &StoredRoom,
+        events: &[(u64, String)],
+    ) -> Result<bool, StorageError>;
 
     /// Whether other server instances write to the same rooms, so that a
     /// room kept in memory must be checked against storage before use.

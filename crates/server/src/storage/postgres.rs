@@ -499,6 +499,84 @@ async fn write_clock(
     Ok(())
 }
 
+/// Writes a whole room and its events; `false` if the code is taken.
+async fn insert_room(
+    tx: &Transaction<'_>,
+    room: &StoredRoom,
+    creator: &str,
+    events: &[(u64, String)],
+) -> Result<bool, StorageError> {
+    let inserted = tx
+        .execute(
+            "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
+                                ai_level, rematch, created_at, updated_at, creator)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+             ON CONFLICT (code) DO NOTHING",
+            &[
+                &room.code,
+                &room.game,
+                &room.variant,
+                &(room.version as i64),
+                &room.status,
+                &room.winner,
+                &room.reason,
+                &room.ai.as_ref().map(|a| &a.0),
+                &room.ai.as_ref().map(|a| &a.1),
+                &room.rematch,
+                &room.created_at,
+                &room.updated_at,
+                &creator,
+            ],
+        )
+        .await?;
+    if inserted == 0 {
+        return Ok(false);
+    }
+    for (seat, hash) in &room.seats {
+        tx.execute(
+            "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+            &[&room.code, seat, &&hash[..]],
+        )
+        .await?;
+    }
+    for (ply, text) in room.moves.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)",
+            &[&room.code, &(ply as i32 + 1), text],
+        )
+        .await?;
+    }
+    if let Some((kind, seat)) = &room.offer {
+        tx.execute(
+            "INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)",
+            &[&room.code, kind, seat],
+        )
+        .await?;
+    }
+    for (seq, text) in room.log.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO notes (code, seq, version, text) VALUES ($1, $2, $3, $4)",
+            &[&room.code, &(seq as i32 + 1), &(room.version as i64), text],
+        )
+        .await?;
+    }
+    if room.public {
+        tx.execute("INSERT INTO public_rooms (code) VALUES ($1)", &[&room.code])
+            .await?;
+    }
+    if let Some(clock) = &room.clock {
+        write_clock(tx, &room.code, clock).await?;
+    }
+    for (version, payload) in events {
+        tx.execute(
+            "INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)",
+            &[&room.code, &(*version as i64), payload],
+        )
+        .await?;
+    }
+    Ok(true)
+}
+
 /// Records the AI's move as due (at the room's current version), or drops it.
 async fn set_ai_turn(
     tx: &Transaction<'_>,
@@ -602,44 +680,10 @@ impl Storage for PostgresStorage {
         self.wait(async {
             let mut client = self.pool.get().await?;
             let tx = client.transaction().await?;
-            let inserted = tx
-                .execute(
-                    "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at, creator)
-                     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $7, $8) ON CONFLICT (code) DO NOTHING",
-                    &[
-                        &room.code,
-                        &room.game,
-                        &room.variant,
-                        &room.status,
-                        &room.ai.as_ref().map(|a| &a.0),
-                        &room.ai.as_ref().map(|a| &a.1),
-                        &room.now,
-                        &room.creator,
-                    ],
-                )
-                .await?;
-            if inserted == 0 {
+            let events = [(1, event.to_string())];
+            if !insert_room(&tx, &room.stored(), &room.creator, &events).await? {
                 return Ok(false);
             }
-            for (seat, hash) in &room.seats {
-                tx.execute(
-                    "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
-                    &[&room.code, seat, &&hash[..]],
-                )
-                .await?;
-            }
-            if let Some(clock) = &room.clock {
-                write_clock(&tx, &room.code, clock).await?;
-            }
-            if room.public {
-                tx.execute("INSERT INTO public_rooms (code) VALUES ($1)", &[&room.code])
-                    .await?;
-            }
-            tx.execute(
-                "INSERT INTO events (code, version, payload) VALUES ($1, 1, $2)",
-                &[&room.code, &event],
-            )
-            .await?;
             if let Some(due_ms) = room.ai_due {
                 set_ai_turn(&tx, &room.code, Some(due_ms)).await?;
             }
@@ -845,6 +889,32 @@ impl Storage for PostgresStorage {
                 )
                 .await?;
             Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
+    fn room_codes(&self) -> Result<Vec<String>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let rows = client
+                .query("SELECT code FROM rooms ORDER BY code", &[])
+                .await?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
+    fn import_room(
+        &self,
+        room: &StoredRoom,
+        events: &[(u64, String)],
+    ) -> Result<bool, StorageError> {
+        self.wait(async {
+            let mut client = self.pool.get().await?;
+            let tx = client.transaction().await?;
+            if !insert_room(&tx, room, "", events).await? {
+                return Ok(false);
+            }
+            tx.commit().await?;
+            Ok(true)
         })
     }
 

@@ -144,6 +144,78 @@ fn write_clock(
     Ok(())
 }
 
+/// Writes a whole room and its events; `false` if the code is taken.
+fn insert_room(
+    connection: &Connection,
+    room: &StoredRoom,
+    creator: &str,
+    events: &[(u64, String)],
+) -> Result<bool, StorageError> {
+    let inserted = connection.execute(
+        "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
+                            ai_level, rematch, created_at, updated_at, creator)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT (code) DO NOTHING",
+        params![
+            room.code,
+            room.game,
+            room.variant,
+            room.version as i64,
+            room.status,
+            room.winner,
+            room.reason,
+            room.ai.as_ref().map(|a| &a.0),
+            room.ai.as_ref().map(|a| &a.1),
+            room.rematch,
+            room.created_at,
+            room.updated_at,
+            creator
+        ],
+    )?;
+    if inserted == 0 {
+        return Ok(false);
+    }
+    for (seat, hash) in &room.seats {
+        connection.execute(
+            "INSERT INTO seats (code, seat, token_hash) VALUES (?1, ?2, ?3)",
+            params![room.code, seat, &hash[..]],
+        )?;
+    }
+    for (ply, text) in room.moves.iter().enumerate() {
+        connection.execute(
+            "INSERT INTO moves (code, ply, text) VALUES (?1, ?2, ?3)",
+            params![room.code, ply as i64 + 1, text],
+        )?;
+    }
+    if let Some((kind, seat)) = &room.offer {
+        connection.execute(
+            "INSERT INTO offers (code, kind, seat) VALUES (?1, ?2, ?3)",
+            params![room.code, kind, seat],
+        )?;
+    }
+    for (seq, text) in room.log.iter().enumerate() {
+        connection.execute(
+            "INSERT INTO notes (code, seq, version, text) VALUES (?1, ?2, ?3, ?4)",
+            params![room.code, seq as i64 + 1, room.version as i64, text],
+        )?;
+    }
+    if room.public {
+        connection.execute(
+            "INSERT INTO public_rooms (code) VALUES (?1)",
+            params![room.code],
+        )?;
+    }
+    if let Some(clock) = &room.clock {
+        write_clock(connection, &room.code, clock)?;
+    }
+    for (version, payload) in events {
+        connection.execute(
+            "INSERT INTO events (code, version, payload) VALUES (?1, ?2, ?3)",
+            params![room.code, *version as i64, payload],
+        )?;
+    }
+    Ok(true)
+}
+
 /// Records the AI's move as due (at the room's current version), or drops it.
 fn set_ai_turn(
     connection: &Connection,
@@ -167,42 +239,14 @@ impl Storage for SqliteStorage {
     fn create_room(&self, room: &NewRoom, event: &str) -> Result<bool, StorageError> {
         let mut connection = self.lock();
         let tx = connection.transaction()?;
-        let inserted = tx.execute(
-            "INSERT INTO rooms (code, game, variant, version, status, ai_seat, ai_level, created_at, updated_at, creator)
-             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?7, ?8) ON CONFLICT (code) DO NOTHING",
-            params![
-                room.code,
-                room.game,
-                room.variant,
-                room.status,
-                room.ai.as_ref().map(|a| &a.0),
-                room.ai.as_ref().map(|a| &a.1),
-                room.now,
-                room.creator
-            ],
-        )?;
-        if inserted == 0 {
+        if !insert_room(
+            &tx,
+            &room.stored(),
+            &room.creator,
+            &[(1, event.to_string())],
+        )? {
             return Ok(false);
         }
-        for (seat, hash) in &room.seats {
-            tx.execute(
-                "INSERT INTO seats (code, seat, token_hash) VALUES (?1, ?2, ?3)",
-                params![room.code, seat, &hash[..]],
-            )?;
-        }
-        if let Some(clock) = &room.clock {
-            write_clock(&tx, &room.code, clock)?;
-        }
-        if room.public {
-            tx.execute(
-                "INSERT INTO public_rooms (code) VALUES (?1)",
-                params![room.code],
-            )?;
-        }
-        tx.execute(
-            "INSERT INTO events (code, version, payload) VALUES (?1, 1, ?2)",
-            params![room.code, event],
-        )?;
         if let Some(due_ms) = room.ai_due {
             set_ai_turn(&tx, &room.code, Some(due_ms))?;
         }
@@ -539,6 +583,27 @@ impl Storage for SqliteStorage {
         ))?;
         let rows = statement.query_map(params![now_ms], |row| row.get::<_, String>(0))?;
         rows.collect::<Result<_, _>>().map_err(StorageError::from)
+    }
+
+    fn room_codes(&self) -> Result<Vec<String>, StorageError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare("SELECT code FROM rooms ORDER BY code")?;
+        let rows = statement.query_map([], |row| row.get::<_, String>(0))?;
+        rows.collect::<Result<_, _>>().map_err(StorageError::from)
+    }
+
+    fn import_room(
+        &self,
+        room: &StoredRoom,
+        events: &[(u64, String)],
+    ) -> Result<bool, StorageError> {
+        let mut connection = self.lock();
+        let tx = connection.transaction()?;
+        if !insert_room(&tx, room, "", events)? {
+            return Ok(false);
+        }
+        tx.commit()?;
+        Ok(true)
     }
 
     fn playing_rooms(&self) -> Result<Vec<String>, StorageError> {
