@@ -561,7 +561,13 @@ export function gameView(root, code, { navigate }) {
     if (state.status === 'finished') return 'Game over';
     const name = sideName(state.game, state.side_to_move);
     if (pending) return 'Sending your move…';
-    if (thinking()) return `The computer (${name}) is thinking…`;
+    if (thinking()) {
+      // Many games against the computer at once: its move waits its turn.
+      const place = state.ai && state.ai.queue;
+      return place
+        ? `The computer (${name}) waits for a free thread: ${place === 1 ? 'next' : `number ${place}`} in line…`
+        : `The computer (${name}) is thinking…`;
+    }
     if (mine(state.side_to_move)) return bothHere() ? `${name} to move` : `Your move as ${name}`;
     if (seated().length) return `Waiting for ${name}`;
     return `${name} to move`;

@@ -425,6 +425,38 @@ fn the_computer_is_shown_thinking() {
 }
 
 #[test]
+fn a_computer_move_waiting_for_a_thread_shows_its_place_in_line() {
+    let Some(h) = harness("queue") else { return };
+    // More master searches than the server has threads, all due at once.
+    let runtime = h.runtime.as_ref().expect("the server's runtime");
+    for _ in 0..8 {
+        let (status, body) = runtime.block_on(support::post(
+            &format!("{}/api/rooms", h.base()),
+            serde_json::json!({"game": "abalone", "seat": "white", "opponent": "ai", "level": "master"}),
+        ));
+        assert_eq!(status, 201, "{body}");
+    }
+    let page = h.person();
+    start_game(
+        &page,
+        &h.base(),
+        "abalone",
+        None,
+        "ai",
+        Some("master"),
+        "white",
+    );
+    page.wait_for_within(
+        "document.querySelector('.status').textContent.includes('in line')",
+        Duration::from_secs(10),
+    );
+    // Its turn comes.
+    wait_moves(&page, 1);
+    page.wait_for(MY_TURN);
+    h.assert_no_page_errors();
+}
+
+#[test]
 fn draughts_against_the_computer() {
     let Some(h) = harness("draughts") else { return };
     let page = h.person();
