@@ -139,12 +139,12 @@ async fn give_back(state: &Arc<AppState>, job: &AiJob, at_ms: i64) {
 
 async fn think(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> {
     let code = job.code.as_str();
-    let Some(shared) = state.own_room(code).await? else {
+    let Some(mut room) = state.own_room(code).await? else {
         // The room is gone, and its job with it.
         return Ok(());
     };
+    let shared = Arc::clone(tokio::sync::OwnedMutexGuard::mutex(&room));
     let (game, version, level, seat, spec, clock) = {
-        let mut room = shared.lock().await;
         let Some((seat, level)) = room.data.ai else {
             return drop_stale(state, job).await;
         };
@@ -165,6 +165,8 @@ async fn think(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> {
             room.data.clock,
         )
     };
+    // The search runs unlocked: the room stays open to its players.
+    drop(room);
     let cap = shrunk_cap(
         state.config.ai_time_cap,
         state.config.ai_threads,

@@ -286,8 +286,7 @@ pub async fn join(
     Body(body): Body<TokenBody>,
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Join)?;
-    let room = state.room(&code, peer.ip()).await?;
-    let mut room = room.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let presented = token(&headers, body.token.as_deref())?;
     if let Some(token) = &presented
         && let Some(seat) = room.data.seat_of(token)
@@ -330,8 +329,7 @@ pub async fn get_room(
     Path(code): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
-    let room = state.room(&code, peer.ip()).await?;
-    let mut room = room.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     crate::clock::check_flag(&state, &mut room).await?;
     Ok(Json(room.state()))
 }
@@ -355,8 +353,7 @@ pub async fn play(
     headers: HeaderMap,
     Body(body): Body<MoveBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let room = state.room(&code, peer.ip()).await?;
-    let mut room = room.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     let state_value = apply_move(&state, &mut room, seat, body.version, &body.mv).await?;
     Ok(Json(state_value))
@@ -452,8 +449,7 @@ pub async fn resign(
     headers: HeaderMap,
     Body(body): Body<TokenBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let room = state.room(&code, peer.ip()).await?;
-    let mut room = room.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     // A flag that has fallen decides the game before a resignation can.
     crate::clock::check_flag(&state, &mut room).await?;
@@ -487,8 +483,7 @@ pub async fn rematch(
     headers: HeaderMap,
     Body(body): Body<TokenBody>,
 ) -> Result<Response, ApiError> {
-    let room = state.room(&code, peer.ip()).await?;
-    let mut room = room.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let presented = token(&headers, body.token.as_deref())?;
     let seat = seat(&room, presented.as_deref())?;
     let token = presented.unwrap_or_default();
@@ -576,7 +571,6 @@ pub async fn record(
 ) -> Result<Response, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let room = state.room(&code, peer.ip()).await?;
-    let room = room.lock().await;
     let result = room.data.result.as_ref().map(|r| plateau_core::Verdict {
         winner: r.winner,
         reason: &r.reason,

@@ -12,7 +12,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio::sync::{Mutex as AsyncMutex, Notify, Semaphore};
+use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMutexGuard, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
@@ -199,13 +199,13 @@ impl AppState {
         }
     }
 
-    /// The room with this code, from memory or storage. A miss counts against
-    /// the caller's scanning allowance.
+    /// The room with this code, from memory or storage, locked. A miss counts
+    /// against the caller's scanning allowance.
     pub(crate) async fn room(
         self: &Arc<Self>,
         code: &str,
         address: IpAddr,
-    ) -> Result<Arc<AsyncMutex<Room>>, ApiError> {
+    ) -> Result<OwnedMutexGuard<Room>, ApiError> {
         let not_found = || ApiError::not_found(format!("no room {:?}", shown_code(code)));
         if !self.limiter.would_allow(address, Kind::Miss) {
             return Err(ApiError::too_many(
@@ -230,25 +230,25 @@ impl AppState {
     pub(crate) async fn own_room(
         self: &Arc<Self>,
         code: &str,
-    ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
+    ) -> Result<Option<OwnedMutexGuard<Room>>, ApiError> {
         self.find_room(code).await
     }
 
-    /// The room from memory (checked against storage when other instances
-    /// share it) or from storage; `None` if there is no such room.
+    /// The room from memory or from storage, locked; `None` if there is no
+    /// such room. When other instances share the storage, the room is
+    /// checked against it under the lock the caller then holds, so nothing
+    /// they commit can slip between the check and the caller's use (an event
+    /// stream's subscription, say).
     async fn find_room(
         self: &Arc<Self>,
         code: &str,
-    ) -> Result<Option<Arc<AsyncMutex<Room>>>, ApiError> {
+    ) -> Result<Option<OwnedMutexGuard<Room>>, ApiError> {
         if let Some(shared) = self.cached_room(code) {
-            if !self.storage.is_shared() {
-                return Ok(Some(shared));
+            let mut room = shared.lock_owned().await;
+            if !self.storage.is_shared() || self.refresh(&mut room, None).await? {
+                return Ok(Some(room));
             }
-            let mut room = shared.lock().await;
-            if self.refresh(&mut room, None).await? {
-                drop(room);
-                return Ok(Some(shared));
-            }
+            drop(room);
             // Swept (by another instance), perhaps with its code drawn again
             // for a new room: read from storage afresh.
             self.forget(code);
@@ -265,7 +265,7 @@ impl AppState {
         if let Some(deadline) = deadline {
             crate::clock::watch(Arc::clone(self), code.to_string(), deadline);
         }
-        Ok(Some(shared))
+        Ok(Some(shared.lock_owned().await))
     }
 
     /// Brings a room kept in memory up to date with storage, where another
@@ -493,20 +493,18 @@ impl AppState {
             let Ok(Some(room)) = self.own_room(&code).await else {
                 continue;
             };
-            let (ai_to_move, deadline) = {
-                let room = room.lock().await;
-                (
-                    room.data.ai_to_move(),
-                    room.data.clock.and_then(|c| c.deadline()),
-                )
-            };
+            let (ai_to_move, deadline, version) = (
+                room.data.ai_to_move(),
+                room.data.clock.and_then(|c| c.deadline()),
+                room.data.version,
+            );
+            drop(room);
             // A clock that fell while the server was down ends the game now.
             if let Some(deadline) = deadline {
                 crate::clock::watch(Arc::clone(self), code.clone(), deadline);
             }
             if ai_to_move {
                 // Rooms from before AI jobs existed get theirs now.
-                let version = room.lock().await.data.version;
                 self.blocking(move |s| s.ensure_ai(&code, version, crate::clock::now_ms()))
                     .await?;
                 resumed += 1;

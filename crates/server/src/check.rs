@@ -44,8 +44,7 @@ pub async fn check(
     state.limit(peer.ip(), Kind::Lookup)?;
     state.limit(peer.ip(), Kind::Join)?;
     let (spec, mut game, mover) = {
-        let shared = state.room(&code, peer.ip()).await?;
-        let room = shared.lock().await;
+        let room = state.room(&code, peer.ip()).await?;
         let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
         if room.data.game.side_to_move() != seat {
             return Err(ApiError::conflict("not your turn"));

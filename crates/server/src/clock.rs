@@ -233,10 +233,9 @@ pub(crate) fn watch(state: Arc<AppState>, code: String, deadline_ms: i64) {
         if state.is_closed() {
             return;
         }
-        let Ok(Some(shared)) = state.own_room(&code).await else {
+        let Ok(Some(mut room)) = state.own_room(&code).await else {
             return;
         };
-        let mut room = shared.lock().await;
         if let Err(err) = check_flag(&state, &mut room).await {
             eprintln!("clock of room {code}: {}", err.message);
         }

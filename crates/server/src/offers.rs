@@ -133,8 +133,7 @@ pub async fn draw(
     Body(body): Body<OfferBody>,
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Join)?;
-    let shared = state.room(&code, peer.ip()).await?;
-    let mut room = shared.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;
@@ -260,8 +259,7 @@ pub async fn takeback(
     Body(body): Body<OfferBody>,
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Join)?;
-    let shared = state.room(&code, peer.ip()).await?;
-    let mut room = shared.lock().await;
+    let mut room = state.room(&code, peer.ip()).await?;
     let seat = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
     crate::clock::check_flag(&state, &mut room).await?;
     check_playing(&room, body.version)?;

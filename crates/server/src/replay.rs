@@ -19,7 +19,6 @@ pub async fn positions(
 ) -> Result<Json<Value>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let room = state.room(&code, peer.ip()).await?;
-    let room = room.lock().await;
     let data = &room.data;
     let mut game = data.spec.new_game();
     let mut positions = Vec::with_capacity(data.game.history().len() + 1);

@@ -18,7 +18,7 @@ use plateau_core::Side;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::sync::Mutex as AsyncMutex;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 use tokio_stream::wrappers::BroadcastStream;
 
 /// Marks a seat connected while its stream lives.
@@ -58,7 +58,7 @@ pub async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let slot = state.open_stream(peer.ip())?;
-    let shared = state.room(&code, peer.ip()).await?;
+    let mut room = state.room(&code, peer.ip()).await?;
     let last_seen: Option<u64> = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -66,14 +66,8 @@ pub async fn events(
     let token = crate::api::bearer(&headers);
 
     // Subscribe and read the version under the lock: every later event is newer.
+    // (`state.room` checked the room against storage under this same lock.)
     let (receiver, version, current, code, presence) = {
-        let mut room = shared.lock().await;
-        // Under the lock that subscribes: anything another instance
-        // committed since the room was looked up is read now, so the state
-        // and the backlog end exactly where the live events begin.
-        if state.storage.is_shared() && !state.refresh(&mut room, None).await? {
-            return Err(ApiError::not_found("the room is gone"));
-        }
         let receiver = room.events.subscribe();
         let seat = match token.as_deref() {
             // A token that holds no seat is a mistake, not a spectator.
@@ -88,7 +82,7 @@ pub async fn events(
             room.connected[seat.index()] += 1;
             room.publish_presence();
             Presence {
-                room: Arc::clone(&shared),
+                room: Arc::clone(OwnedMutexGuard::mutex(&room)),
                 seat,
             }
         });
@@ -105,6 +99,7 @@ pub async fn events(
             presence,
         )
     };
+    drop(room);
     let backlog: Vec<Event> = match last_seen {
         // Exactly what was missed, from storage.
         Some(seen) if seen < version => state
