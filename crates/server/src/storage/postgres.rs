@@ -122,14 +122,23 @@ impl From<tokio_postgres::Error> for StorageError {
         // The server's message (constraint, syntax) is in the source.
         match err.as_db_error() {
             Some(db) => StorageError(format!("postgres: {}", db.message())),
-            None => StorageError(format!("postgres: {err}")),
+            // "error connecting to server" says little without its cause
+            // ("Connection refused", a bad password...).
+            None => match std::error::Error::source(&err) {
+                Some(cause) => StorageError(format!("postgres: {err}: {cause}")),
+                None => StorageError(format!("postgres: {err}")),
+            },
         }
     }
 }
 
 impl From<deadpool_postgres::PoolError> for StorageError {
     fn from(err: deadpool_postgres::PoolError) -> StorageError {
-        StorageError(format!("postgres pool: {err}"))
+        match err {
+            // The database's own error, not the pool's wrapping of it.
+            deadpool_postgres::PoolError::Backend(err) => StorageError::from(err),
+            other => StorageError(format!("postgres pool: {other}")),
+        }
     }
 }
 
