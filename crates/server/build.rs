@@ -12,12 +12,17 @@ fn main() {
     let mut files = Vec::new();
     collect(&root, &root, &mut files);
     files.sort();
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let mut table = String::from("&[\n");
-    for (url, path) in &files {
+    for (index, (url, path)) in files.iter().enumerate() {
         let bytes = std::fs::read(path).expect("a web file is readable");
+        let gzip = match compressed(path, &bytes, &out, index) {
+            Some(file) => format!("Some(include_bytes!({:?}))", file.display().to_string()),
+            None => "None".to_string(),
+        };
         let _ = writeln!(
             table,
-            "    Asset {{ path: {url:?}, content_type: {:?}, etag: \"\\\"{:016x}\\\"\", body: include_bytes!({:?}) }},",
+            "    Asset {{ path: {url:?}, content_type: {:?}, etag: \"\\\"{:016x}\\\"\", body: include_bytes!({:?}), gzip: {gzip} }},",
             content_type(path),
             fnv1a(&bytes),
             path.canonicalize()
@@ -27,7 +32,6 @@ fn main() {
         );
     }
     table.push(']');
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     std::fs::write(out.join("web_assets.rs"), table).expect("OUT_DIR is writable");
 }
 
@@ -55,6 +59,29 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
+/// The gzip form of a file worth compressing (text, the WebAssembly engine),
+/// written into `out`; `None` when it would not be smaller.
+fn compressed(path: &Path, bytes: &[u8], out: &Path, index: usize) -> Option<PathBuf> {
+    use flate2::{Compression, write::GzEncoder};
+    use std::io::Write as _;
+    let worth = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("html" | "css" | "js" | "mjs" | "json" | "svg" | "wasm" | "txt" | "md")
+    );
+    if !worth || bytes.len() < 512 {
+        return None;
+    }
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(bytes).expect("compressing in memory");
+    let packed = encoder.finish().expect("compressing in memory");
+    if packed.len() >= bytes.len() {
+        return None;
+    }
+    let file = out.join(format!("asset-{index}.gz"));
+    std::fs::write(&file, packed).expect("OUT_DIR is writable");
+    Some(file)
+}
+
 fn content_type(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" => "text/html; charset=utf-8",
@@ -65,6 +92,7 @@ fn content_type(path: &Path) -> &'static str {
         "png" => "image/png",
         "ico" => "image/x-icon",
         "webmanifest" => "application/manifest+json",
+        "wasm" => "application/wasm",
         "txt" | "md" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }

@@ -2,17 +2,16 @@
 // the authority: the page shows its state, offers only its legal moves, and
 // posts the one chosen; every change comes back over the event stream.
 
-import { api } from './api.js';
+import { serverBackend } from './server.js';
 import { h, toast, copyText } from './dom.js';
 import { boardFor, pickerFor, sideName, passLabel } from './games.js';
-import { openStream } from './stream.js';
 import * as store from './store.js';
 
 const other = (side) => (side === 'white' ? 'black' : 'white');
 
-export function gameView(root, code, { navigate }) {
-  const remembered = store.get(code);
-  let tokens = { ...((remembered && remembered.tokens) || {}) };
+export function gameView(root, code, { navigate, backend = serverBackend(code) }) {
+  const remembered = backend.local ? null : store.get(code);
+  let tokens = { ...((backend.tokens || (remembered && remembered.tokens)) || {}) };
   let state = null;
   let board = null;
   let model = null;
@@ -136,7 +135,7 @@ export function gameView(root, code, { navigate }) {
     }
     try {
       if (!positions || positions.length !== state.moves.length + 1) {
-        const answer = await api.positions(code);
+        const answer = await backend.positions();
         positions = answer.positions;
       }
       if (ply >= positions.length - 1) {
@@ -165,6 +164,13 @@ export function gameView(root, code, { navigate }) {
   function accept(next) {
     if (!next || typeof next.version !== 'number') return;
     if (state && next.version < state.version) return;
+    if (state && next.version === state.version && backend.local) {
+      // The local engine's progress: the same position, new search figures.
+      state = next;
+      renderStatus();
+      renderActions();
+      return;
+    }
     const moved = !state || next.version !== state.version || next.position !== state.position;
     const prior = state;
     state = next;
@@ -192,7 +198,7 @@ export function gameView(root, code, { navigate }) {
       before = { moves: key, text: prior.position };
     } else if (state.moves.length && (!before || before.moves !== key)) {
       before = null;
-      api.positions(code).then((answer) => {
+      backend.positions().then((answer) => {
         if (destroyed || !state || answer.moves.join(' ') !== state.moves.join(' ')) return;
         before = { moves: answer.moves.join(' '), text: answer.positions[answer.positions.length - 2] };
         render();
@@ -215,7 +221,7 @@ export function gameView(root, code, { navigate }) {
   }
 
   function remember() {
-    if (!seated().length) return;
+    if (backend.local || !seated().length) return;
     store.remember({
       code,
       game: state.game,
@@ -231,7 +237,7 @@ export function gameView(root, code, { navigate }) {
 
   async function refresh() {
     try {
-      accept(await api.state(code));
+      accept(await backend.state());
     } catch (err) {
       setHint(err.message, true);
     }
@@ -240,13 +246,16 @@ export function gameView(root, code, { navigate }) {
   function connect() {
     if (stream) stream.close();
     const token = tokens[seated()[0]];
-    stream = openStream({
-      code,
+    stream = backend.openStream({
       token,
       lastId: state ? state.version : null,
       onEvent: (kind, data) => {
         if (destroyed) return;
         if (kind === 'state' || kind === 'presence') accept(data);
+      },
+      // The in-browser engine's own failures (a local game).
+      onError: (err) => {
+        if (!destroyed) setHint(err.message, true);
       },
       onConnection: (value) => {
         if (destroyed) return;
@@ -281,7 +290,7 @@ export function gameView(root, code, { navigate }) {
     setHint('');
     render();
     try {
-      const next = await api.play(code, tokens[side], state.version, move);
+      const next = await backend.play(tokens[side], state.version, move);
       pending = false;
       typedInput.value = '';
       // The event stream may already have brought a newer state (the
@@ -343,7 +352,7 @@ export function gameView(root, code, { navigate }) {
     resignArmed = null;
     const side = mine(state.side_to_move) ? state.side_to_move : seated()[0];
     try {
-      accept(await api.resign(code, tokens[side]));
+      accept(await backend.resign(tokens[side]));
     } catch (err) {
       setHint(err.message, true);
     }
@@ -353,7 +362,7 @@ export function gameView(root, code, { navigate }) {
   /** Draw offers and takebacks: `what` is draw or takeback. */
   async function answerOffer(what, action, side) {
     try {
-      accept(await api.offer(code, tokens[side], what, action));
+      accept(await backend.offer(tokens[side], what, action));
     } catch (err) {
       setHint(err.message, true);
     }
@@ -368,8 +377,8 @@ export function gameView(root, code, { navigate }) {
     }
     const asker = other(state.side_to_move);
     try {
-      await api.offer(code, tokens[asker], 'takeback', 'offer');
-      accept(await api.offer(code, tokens[other(asker)], 'takeback', 'accept'));
+      await backend.offer(tokens[asker], 'takeback', 'offer');
+      accept(await backend.offer(tokens[other(asker)], 'takeback', 'accept'));
     } catch (err) {
       setHint(err.message, true);
     }
@@ -379,7 +388,7 @@ export function gameView(root, code, { navigate }) {
   async function rematch() {
     const side = seated()[0];
     try {
-      const answer = await api.rematch(code, tokens[side]);
+      const answer = await backend.rematch(tokens[side]);
       goToRematch(answer.code);
     } catch (err) {
       setHint(err.message, true);
@@ -388,17 +397,17 @@ export function gameView(root, code, { navigate }) {
 
   /** Seats swap in a rematch: each token keeps its player, on the other side. */
   function goToRematch(newCode) {
-    if (seated().length) {
+    if (seated().length && !backend.local) {
       const swapped = {};
       for (const side of seated()) swapped[other(side)] = tokens[side];
       store.remember({ code: newCode, game: state.game, variant: state.variant, title: state.title, tokens: swapped, opponent: bothHere() ? 'local' : state.ai ? 'ai' : 'friend' });
     }
-    navigate(`/r/${newCode}`);
+    navigate(backend.path(newCode));
   }
 
   async function join() {
     try {
-      const answer = await api.join(code);
+      const answer = await backend.join();
       tokens = { ...tokens, [answer.seat]: answer.token };
       store.remember({ code, game: state.game, variant: state.variant, title: state.title, tokens, opponent: 'friend' });
       toast(`You play ${sideName(state.game, answer.seat)}`);
@@ -564,6 +573,11 @@ export function gameView(root, code, { navigate }) {
     if (thinking()) {
       // Many games against the computer at once: its move waits its turn.
       const place = state.ai && state.ai.queue;
+      if (state.ai.local) {
+        const seen = state.ai.info;
+        const figures = seen ? ` depth ${seen.depth}, ${seen.score.text}` : '';
+        return `The computer (${name}) is thinking in this browser…${figures}`;
+      }
       return place
         ? `The computer (${name}) waits for a free thread: ${place === 1 ? 'next' : `number ${place}`} in line…`
         : `The computer (${name}) is thinking…`;
@@ -647,6 +661,9 @@ export function gameView(root, code, { navigate }) {
     if (picker && picker.buttons.length && canAct()) {
       for (const move of picker.buttons) items.push(h('button', { class: 'btn primary', type: 'button', 'data-move': move, onclick: () => submit(move) }, passLabel(move)));
     }
+    if (backend.local && thinking()) {
+      items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'move-now', title: 'Stop the search: the computer plays the best move found so far', onclick: () => backend.moveNow() }, 'Move now'));
+    }
     items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'flip', 'aria-pressed': String(userFlip), onclick: () => { userFlip = !userFlip; render(); } }, 'Flip board'));
     for (const toggle of (board && board.toggles) || []) {
       items.push(h('button', { class: 'btn', type: 'button', 'data-action': toggle.key, 'aria-pressed': String(Boolean(switches[toggle.key])), onclick: () => { switches[toggle.key] = !switches[toggle.key]; render(); } }, toggle.label));
@@ -678,9 +695,15 @@ export function gameView(root, code, { navigate }) {
 
   function renderShare() {
     // Rebuilt only when the words change, so a selection in the box survives moves.
-    const key = `${state.status}/${seated().length}`;
+    const key = `${state.status}/${seated().length}/${backend.local ? state.moves.length : ''}`;
     if (key === sharedFor) return;
     sharedFor = key;
+    if (backend.local) {
+      share.replaceChildren(
+        h('div', { class: 'local-note', 'data-local': 'true' }, 'The computer runs in this browser: this game needs no server, and it is kept on this device.'),
+        h('div', {}, h('a', { class: 'btn', href: analysisLink(state.position), 'data-link': true, 'data-action': 'analyse' }, 'Analyse this position')));
+      return;
+    }
     const link = `${location.origin}/r/${code}`;
     const input = h('input', { type: 'text', readonly: true, value: link, 'aria-label': 'Share link', onfocus: (e) => e.target.select() });
     const copy = h('button', { class: 'btn', type: 'button', 'data-action': 'copy-link', onclick: async () => {
@@ -733,9 +756,17 @@ export function gameView(root, code, { navigate }) {
       items.push(
         h('span', { class: 'where' }, `After move ${replayPly} of ${count}`),
         h('button', { class: 'btn primary', type: 'button', 'data-action': 'live', onclick: () => showPly(count) }, 'Back to the game'),
+        h('a', { class: 'btn', href: analysisLink(replayText), 'data-link': true, 'data-action': 'analyse-replay' }, 'Analyse'),
         h('input', { type: 'text', readonly: true, value: replayText, 'aria-label': 'This position as text', onfocus: (e) => e.target.select() }));
     }
     replayBar.replaceChildren(...items);
+  }
+
+  /** The analysis board on `position` of this game. */
+  function analysisLink(position) {
+    const query = new URLSearchParams({ game: state.game, position });
+    if (state.variant) query.set('variant', state.variant);
+    return `/analysis?${query}`;
   }
 
   function renderHint() {
@@ -758,7 +789,7 @@ export function gameView(root, code, { navigate }) {
     }
     const side = state.side_to_move;
     try {
-      const answer = await api.check(code, tokens[side], text);
+      const answer = await backend.check(tokens[side], text);
       if (answer.legal && answer.warning) {
         risky = text;
         setHint(`Careful: ${answer.warning.text}. Place anyway, or change it.`, true);

@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { colourChoices, loadCatalogue, sideName } from './games.js';
 import * as store from './store.js';
+import { createLocalGame, forgetLocal, localGames } from './local.js';
 
 /** Time controls offered: minutes + seconds added per move. */
 const CLOCKS = [['', 'No clock'], ['1+0', '1 min'], ['3+2', '3 min + 2 s'], ['5+3', '5 min + 3 s'], ['10+5', '10 min + 5 s'], ['15+10', '15 min + 10 s'], ['30+0', '30 min']];
@@ -46,8 +47,11 @@ export function homeView(root, { navigate }) {
       h('span', {}, label))));
   }
 
+  let loadedGames = [];
+
   function buildForm(catalogue) {
     const games = catalogue.games;
+    loadedGames = games;
     let game = games[0];
     const desc = h('p', { class: 'game-desc' });
     const variantSelect = h('select', { name: 'variant', id: 'variant' });
@@ -68,17 +72,23 @@ export function homeView(root, { navigate }) {
     const clockRow = h('label', { class: 'inline', for: 'clock' }, 'Clock ', clockSelect);
     const publicRow = h('label', { class: 'inline' }, h('input', { type: 'checkbox', name: 'public', id: 'public' }), ' List it in the lobby for anyone to join');
     const updateOpponent = () => {
-      levelRow.hidden = form.elements.opponent.value !== 'ai';
-      publicRow.hidden = form.elements.opponent.value !== 'friend';
+      const opponent = form.elements.opponent.value;
+      levelRow.hidden = opponent !== 'ai' && opponent !== 'browser';
+      publicRow.hidden = opponent !== 'friend';
+      // The browser's computer keeps no clock: it plays at its level's pace.
+      clockRow.hidden = opponent === 'browser';
+      browserNote.hidden = opponent !== 'browser';
       colourBox.closest('fieldset').hidden = form.elements.opponent.value === 'local';
     };
 
+    const browserNote = h('p', { class: 'meta', hidden: true }, 'The computer thinks on this device (WebAssembly): the game keeps working without the server, and stays in this browser.');
     const start = h('button', { class: 'btn primary', type: 'submit' }, 'Start');
     form.replaceChildren(
       h('h2', { id: 'new-game-title' }, 'New game'),
       h('fieldset', {}, h('legend', {}, 'Game'), radios('game', games.map((g) => [g.name, g.title]), game.name, updateGame), desc, variantRow),
       h('fieldset', {}, h('legend', {}, 'Opponent'),
-        radios('opponent', [['ai', 'Computer'], ['friend', 'A friend (share a link)'], ['local', 'Both sides on this device']], 'ai', updateOpponent),
+        radios('opponent', [['ai', 'Computer'], ['browser', 'Computer in this browser'], ['friend', 'A friend (share a link)'], ['local', 'Both sides on this device']], 'ai', updateOpponent),
+        browserNote,
         h('p', {}, levelRow),
         h('p', {}, clockRow),
         h('p', {}, publicRow)),
@@ -104,6 +114,13 @@ export function homeView(root, { navigate }) {
   async function create() {
     const f = form.elements;
     const opponent = f.opponent.value;
+    if (opponent === 'browser') {
+      const variant = f.variant && !f.variant.closest('label').hidden && f.variant.value ? f.variant.value : null;
+      const known = loadedGames.find((g) => g.name === f.game.value);
+      const id = createLocalGame({ game: f.game.value, variant, title: known ? known.title : f.game.value, level: f.level.value, side: f.colour.value });
+      navigate(`/local/${id}`);
+      return;
+    }
     const body = { game: f.game.value, opponent: opponent === 'ai' ? 'ai' : 'friend' };
     if (f.variant && !f.variant.closest('label').hidden && f.variant.value) body.variant = f.variant.value;
     if (opponent === 'ai') body.level = f.level.value;
@@ -166,8 +183,27 @@ export function homeView(root, { navigate }) {
           h('span', { class: 'meta' }, ` · ${Object.keys(g.tokens || {}).join(' & ')} ${opponent(g)} · ${result(g)} · ${g.code}`)),
         h('button', { class: 'btn', type: 'button', 'aria-label': `Forget game ${g.code}`, onclick: () => { store.forget(g.code); renderRecent(); } }, '✕'))))
         : h('p', { class: 'meta' }, 'Games you start or join appear here, so you can come back to them.'),
+      ...localList(),
       h('h2', {}, 'Join a game'),
       join);
+  }
+
+  /** Games against the computer in this browser. */
+  function localList() {
+    const games = localGames();
+    if (!games.length) return [];
+    const result = (g) => {
+      if (!g.result) return 'in progress';
+      return g.result.winner ? `${g.result.winner} won` : 'drawn';
+    };
+    return [
+      h('h3', {}, 'In this browser'),
+      h('ul', { class: 'recent local-games' }, games.map((g) => h('li', { 'data-local': g.id },
+        h('span', {},
+          h('a', { href: `/local/${g.id}`, 'data-link': true }, `${g.title || g.game}${g.variant ? ` ${g.variant}` : ''}`),
+          h('span', { class: 'meta' }, ` · ${g.human} vs computer (${g.opponent || g.level}) · ${g.moves.length} moves · ${result(g)}`)),
+        h('button', { class: 'btn', type: 'button', 'aria-label': `Forget local game ${g.id}`, onclick: () => { forgetLocal(g.id); renderRecent(); } }, '✕')))),
+    ];
   }
 
   return { destroy() { gone = true; clearTimeout(lobbyTimer); } };

@@ -4,12 +4,31 @@
 import { homeView } from './home.js';
 import { gameView } from './game.js';
 import { loadCatalogue } from './games.js';
+import { localBackend } from './local.js';
+import { analysisView } from './analysis.js';
+import { trainView } from './train.js';
+import { benchView } from './bench.js';
 
 const app = document.getElementById('app');
 let current = null;
 
+/** Views on the in-browser engine: no server needed once loaded. */
+const LOCAL_VIEWS = { '/analysis': [analysisView, 'analysis'], '/train': [trainView, 'training'], '/bench': [benchView, 'engine speed'] };
+
 function route() {
   if (current) current.destroy();
+  const local = /^\/local\/([A-Za-z0-9]{4,16})\/?$/.exec(location.pathname);
+  if (local) {
+    current = gameView(app, local[1], { navigate, backend: localBackend(local[1]) });
+    document.title = 'plateau · against the computer in this browser';
+    return;
+  }
+  const view = LOCAL_VIEWS[location.pathname.replace(/\/$/, '')];
+  if (view) {
+    current = view[0](app, { navigate, query: new URLSearchParams(location.search) });
+    document.title = `plateau · ${view[1]}`;
+    return;
+  }
   const room = /^\/r\/([A-Za-z0-9]{5})\/?$/.exec(location.pathname);
   const badRoom = !room && /^\/r\/([^/]*)/.exec(location.pathname);
   if (badRoom) {
@@ -44,7 +63,7 @@ function badCode(text) {
 }
 
 export function navigate(path) {
-  if (path !== location.pathname) history.pushState(null, '', path);
+  if (path !== location.pathname + location.search) history.pushState(null, '', path);
   route();
   app.focus({ preventScroll: true });
 }
@@ -53,7 +72,8 @@ document.addEventListener('click', (event) => {
   const link = event.target.closest && event.target.closest('a[data-link]');
   if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
   event.preventDefault();
-  navigate(new URL(link.href).pathname);
+  const url = new URL(link.href);
+  navigate(url.pathname + url.search);
 });
 window.addEventListener('popstate', route);
 // Side names come from the catalogue: load it first (a page without it still

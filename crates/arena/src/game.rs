@@ -3,9 +3,10 @@
 //! rules, a ply cap, a time forfeit, a failing engine).
 
 use crate::player::{Clocks, MoveRequest, Player};
+use plateau_core::time::Instant;
 use plateau_core::{AnyGame, EndReason, Outcome, Side};
 use plateau_games::Limits;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A game clock for both players: base time and increment per move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -31,34 +31,41 @@ pub fn run_jobs_with<S, T: Send>(
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
     let done = Mutex::new(done);
     let workers = workers.clamp(1, count.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                let mut state = init();
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= count {
-                        break;
-                    }
-                    let result = job(&mut state, index);
-                    // The callback is called with the results lock released, so
-                    // that it may take its time without blocking other workers.
-                    let keep_going = {
-                        let mut callback = done.lock().unwrap_or_else(|e| e.into_inner());
-                        (*callback)(index, &result)
-                    };
-                    if !keep_going {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    let mut slots = results.lock().unwrap_or_else(|e| e.into_inner());
-                    slots[index] = Some(result);
-                }
-            });
+    let work = || {
+        let mut state = init();
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= count {
+                break;
+            }
+            let result = job(&mut state, index);
+            // The callback is called with the results lock released, so
+            // that it may take its time without blocking other workers.
+            let keep_going = {
+                let mut callback = done.lock().unwrap_or_else(|e| e.into_inner());
+                (*callback)(index, &result)
+            };
+            if !keep_going {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let mut slots = results.lock().unwrap_or_else(|e| e.into_inner());
+            slots[index] = Some(result);
         }
-    });
+    };
+    if workers == 1 {
+        // On the calling thread: no thread to start (a browser's WebAssembly
+        // build has none to start).
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+        });
+    }
     results.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 

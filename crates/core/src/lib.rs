@@ -9,7 +9,8 @@
 //! - [`net`]: learned evaluations: network inputs, the quantised network and
 //!   the game that keeps its accumulators up to date;
 //! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys;
-//! - [`save`]: the save file of games whose draw rules remember past positions.
+//! - [`save`]: the save file of games whose draw rules remember past positions;
+//! - [`time`]: a monotonic clock that also runs in the browser build.
 
 mod erased;
 mod error;
@@ -23,6 +24,7 @@ pub mod perft;
 mod rng;
 pub mod save;
 mod side;
+pub mod time;
 
 pub use erased::{AnyGame, Erased, play_record};
 pub use error::{MoveError, MoveErrorKind, PositionError, PositionErrorKind};

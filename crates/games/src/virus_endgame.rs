@@ -7,11 +7,12 @@
 use crate::engine::{AnyEngine, InfoLine, Thought, Tweaks};
 use plateau_ataxx::Virus;
 use plateau_ataxx::solve::{self as exact, SolveOptions};
+use plateau_core::time::Instant;
 use plateau_core::{AnyGame, Erased, Side};
 use plateau_search::{Budget, Limits, TimePolicy, score};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Under a time limit, positions with at most this many empty cells are tried
 /// with the solver first (given half the move's time; the search gets what is

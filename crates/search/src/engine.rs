@@ -6,10 +6,11 @@ use crate::options::Options;
 use crate::score;
 use crate::table::Table;
 use crate::worker::{Control, MAX_PLY, Memory, Reductions, Search};
+use plateau_core::time::Instant;
 use plateau_core::{Evaluator, Game, MoveList, Rng, splitmix64};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Progress after each completed depth.
 #[derive(Clone, Debug)]

@@ -6,9 +6,9 @@ use crate::history::{self, Histories};
 use crate::options::Options;
 use crate::score::{self, INFINITY, PROVEN_THRESHOLD, WIN, is_decisive, is_proven};
 use crate::table::{Bound, Table};
+use plateau_core::time::Instant;
 use plateau_core::{EVAL_LIMIT, Evaluator, Game, MoveList, Side, splitmix64};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Deepest line the search follows (extensions and quiescence included).
 pub const MAX_PLY: usize = 128;

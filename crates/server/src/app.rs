@@ -533,6 +533,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/rooms/{code}/positions", get(crate::replay::positions))
         .route("/", get(crate::web::index))
         .route("/r/{code}", get(crate::web::room_page))
+        .route("/local/{id}", get(crate::web::local_page))
+        .route("/analysis", get(crate::web::local_page))
+        .route("/train", get(crate::web::local_page))
+        .route("/bench", get(crate::web::local_page))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             timeout,

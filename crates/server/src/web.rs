@@ -16,25 +16,59 @@ pub struct Asset {
     /// A quoted hash of the content.
     pub etag: &'static str,
     pub body: &'static [u8],
+    /// The same bytes gzipped at build time, when that is smaller.
+    pub gzip: Option<&'static [u8]>,
 }
 
 /// Every file of `web/`.
 pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
 
-/// The page only talks to its own origin; nothing is inlined.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
-     form-action 'none'; frame-ancestors 'none'";
+/// The page only talks to its own origin; nothing is inlined. The engine's
+/// worker compiles WebAssembly (`'wasm-unsafe-eval'`), which allows no `eval`
+/// of JavaScript.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
+     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
 
 pub fn find(path: &str) -> Option<&'static Asset> {
     ASSETS.iter().find(|asset| asset.path == path)
 }
 
+/// Whether the request accepts gzip (`Accept-Encoding: gzip, br`; not `gzip;q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    == Some(0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
 fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
+    let gzip = asset.gzip.filter(|_| accepts_gzip(headers));
+    // Each encoding is its own representation, with its own tag.
+    let etag = match gzip {
+        Some(_) => HeaderValue::from_str(&format!("{}-gz\"", asset.etag.trim_end_matches('"')))
+            .unwrap_or_else(|_| HeaderValue::from_static(asset.etag)),
+        None => HeaderValue::from_static(asset.etag),
+    };
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == asset.etag));
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|t| t.trim().as_bytes() == etag.as_bytes())
+        });
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
@@ -43,17 +77,30 @@ fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
                 header::CONTENT_TYPE,
                 HeaderValue::from_static(asset.content_type),
             )],
-            asset.body,
+            gzip.unwrap_or(asset.body),
         )
             .into_response()
     };
     let out = response.headers_mut();
-    out.insert(header::ETAG, HeaderValue::from_static(asset.etag));
+    if asset.gzip.is_some() {
+        out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    if gzip.is_some() {
+        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    out.insert(header::ETAG, etag);
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     out.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    // A worker runs under the policy its own script is served with.
+    if asset.content_type.starts_with("text/javascript") {
+        out.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        );
+    }
     if asset.content_type.starts_with("text/html") {
         out.insert(
             header::CONTENT_SECURITY_POLICY,
@@ -85,6 +132,12 @@ pub async fn room_page(Path(_code): Path<String>, headers: HeaderMap) -> Respons
     page(&headers)
 }
 
+/// `GET /local/{id}`, `/analysis`, `/train`, `/bench`: views of the page that
+/// run on the in-browser engine; the page reads the address.
+pub async fn local_page(headers: HeaderMap) -> Response {
+    page(&headers)
+}
+
 /// Any other path: an embedded file, else the API's JSON 404.
 pub async fn file(uri: axum::http::Uri, headers: HeaderMap) -> Response {
     match find(uri.path()) {
@@ -104,9 +157,38 @@ mod tests {
         let main = find("/js/main.js").expect("main.js");
         assert!(main.content_type.starts_with("text/javascript"));
         assert!(find("/style.css").is_some());
+        let engine = find("/engine/plateau.wasm").expect("the in-browser engine");
+        assert_eq!(engine.content_type, "application/wasm");
+        assert!(engine.body.starts_with(b"\0asm"), "a WebAssembly module");
+        let packed = engine.gzip.expect("the engine is served gzipped");
+        assert!(
+            packed.len() < 3 * 1024 * 1024,
+            "{} bytes gzipped",
+            packed.len()
+        );
         for asset in ASSETS {
             assert!(asset.etag.starts_with('"') && asset.etag.ends_with('"'));
         }
+    }
+
+    #[test]
+    fn gzip_is_sent_only_to_browsers_that_take_it() {
+        let with = |value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(value).unwrap(),
+            );
+            accepts_gzip(&headers)
+        };
+        assert!(with("gzip, deflate, br, zstd"));
+        assert!(with("br;q=1.0, gzip;q=0.8"));
+        assert!(with("*"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("gzip; q=0.0, identity"));
+        assert!(!with("br, deflate"));
+        assert!(!with("xgzip"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
     }
 
     /// Adding a game touches its board module and the games list only: the
@@ -119,6 +201,13 @@ mod tests {
             "/js/main.js",
             "/js/picker.js",
             "/js/stream.js",
+            "/js/server.js",
+            "/js/local.js",
+            "/js/engine.js",
+            "/js/analysis.js",
+            "/js/train.js",
+            "/js/bench.js",
+            "/engine/worker.js",
         ] {
             let asset = find(path).unwrap_or_else(|| panic!("{path} is embedded"));
             let text = std::str::from_utf8(asset.body).expect("UTF-8");

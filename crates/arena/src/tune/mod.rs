@@ -38,11 +38,12 @@ use crate::runner::{MatchConfig, MatchStatus, run_match};
 use crate::sprt::Sprt;
 use crate::stats::Tally;
 use crate::weights::format_value;
+use plateau_core::time::Instant;
 use plateau_core::{AnyGame, EndReason, Rng, splitmix64};
 use plateau_games::{EngineChoice, GameSpec, Limits, Profile, Tweaks};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use store::{Store, tally_text};
 use thiserror::Error;
 
@@ -151,6 +152,8 @@ pub struct TuneConfig {
     pub max_plies: Option<u32>,
     pub seed: u64,
     pub concurrency: usize,
+    /// The run directory; empty keeps nothing on disk (the caller keeps
+    /// what it needs from the events).
     pub out: PathBuf,
 }
 

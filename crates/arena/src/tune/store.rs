@@ -32,9 +32,11 @@ fn population_file_name(number: u32) -> String {
     format!("population-{number:03}.tsv")
 }
 
-/// Writes into a run directory.
+/// Writes into a run directory; with no directory (an empty `--out`, the
+/// browser build, which keeps generations itself from the run's events)
+/// writes nothing.
 pub(crate) struct Store {
-    dir: PathBuf,
+    dir: Option<PathBuf>,
     spec: GameSpec,
 }
 
@@ -42,6 +44,9 @@ impl Store {
     /// Creates the directory; refuses one that already holds a run, so that
     /// no result is overwritten by mistake.
     pub(crate) fn create(dir: &Path, spec: GameSpec) -> Result<Store, TuneError> {
+        if dir.as_os_str().is_empty() {
+            return Ok(Store { dir: None, spec });
+        }
         if dir.join(SETTINGS_FILE).exists() {
             return Err(TuneError::Config(format!(
                 "{} already holds a tuning run; choose another --out or remove it",
@@ -53,13 +58,16 @@ impl Store {
             source,
         })?;
         Ok(Store {
-            dir: dir.to_path_buf(),
+            dir: Some(dir.to_path_buf()),
             spec,
         })
     }
 
     pub(crate) fn write(&self, name: &str, text: &str) -> Result<(), TuneError> {
-        let path = self.dir.join(name);
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let path = dir.join(name);
         std::fs::write(&path, text).map_err(|source| TuneError::Io {
             path: path.display().to_string(),
             source,

@@ -8,6 +8,7 @@
 //! say so loudly and pass, except under `CI=true`, where they fail.
 
 mod cdp;
+mod local;
 #[path = "../support/mod.rs"]
 mod support;
 

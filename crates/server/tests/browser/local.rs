@@ -1,0 +1,372 @@
+//! The engine in the browser (web/engine/, crates/wasm): a game against the
+//! computer that goes on with the server stopped, the analysis board, the
+//! in-page training, and the module's speed and node counts in Chromium.
+
+use super::*;
+
+/// A whole game against the in-browser computer at `medium`, with the server
+/// stopped once the page and the engine are loaded: every move of the
+/// person, every reply of the computer and the end come from the worker.
+#[test]
+fn a_whole_game_against_the_computer_in_this_browser_with_the_server_stopped() {
+    let Some(mut h) = harness("local-game") else {
+        return;
+    };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click("input[name=game][value='virus']");
+    set_select(&page, "variant", "5x5");
+    page.click("input[name=opponent][value='browser']");
+    set_select(&page, "level", "medium");
+    page.click("input[name=colour][value='white']");
+    page.click("form button[type=submit]");
+    page.wait_for(
+        "location.pathname.startsWith('/local/') && document.querySelector('.game[data-version]') \
+         && document.querySelectorAll('.board .cell').length === 25",
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('[data-local=true]')"),
+        true,
+        "the page says the computer runs locally"
+    );
+    // The virus game: Black (x) moves first, and the computer has Black.
+    wait_moves(&page, 1);
+    h.stop_server();
+    let mut plies = 0;
+    while page.eval("document.querySelector('.game').dataset.status") != "finished" {
+        page.wait_for(MY_TURN_OR_OVER);
+        if page.eval("document.querySelector('.game').dataset.status") == "finished" {
+            break;
+        }
+        plies = play_a_move(&page);
+        assert!(plies < 200, "a 5x5 virus game lasts fewer plies");
+    }
+    assert!(moves(&page) >= 3, "a game was played: {}", page.describe());
+    page.wait_for("document.querySelector('.banner .headline')?.textContent");
+    // Kept in this browser, with its result.
+    let kept = page.eval(
+        "(() => { const g = JSON.parse(localStorage.getItem('plateau.local'))[0]; \
+         return g.result && g.moves.length === +document.querySelector('.game').dataset.moves; })()",
+    );
+    assert_eq!(kept, true, "the finished game is in local storage");
+    page.screenshot(&screenshot_path("local-game"));
+    let _ = plies;
+    h.assert_no_page_errors();
+}
+
+/// "Move now" ends a long search: the computer plays the best move it has,
+/// and the page stays responsive meanwhile.
+#[test]
+fn move_now_stops_the_search_and_the_page_stays_responsive() {
+    let Some(h) = harness("local-move-now") else {
+        return;
+    };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click("input[name=game][value='ataxx']");
+    page.click("input[name=opponent][value='browser']");
+    set_select(&page, "level", "master");
+    page.click("input[name=colour][value='black']");
+    page.click("form button[type=submit]");
+    // Ataxx: Black (x) moves first: our move, then the computer thinks 2 s.
+    page.wait_for(MY_TURN);
+    play_a_move(&page);
+    page.wait_for("!!document.querySelector('[data-action=move-now]')");
+    // The main thread answers while the worker searches.
+    let started = std::time::Instant::now();
+    assert_eq!(page.eval("1 + 1"), 2);
+    assert!(started.elapsed() < Duration::from_millis(500));
+    page.click("[data-action=move-now]");
+    page.wait_for_within(
+        "+document.querySelector('.game').dataset.moves >= 2",
+        Duration::from_secs(5),
+    );
+    page.wait_for(MY_TURN);
+    h.assert_no_page_errors();
+}
+
+/// The analysis board on a draughts position: depth 8 or more and a
+/// principal variation within 5 s of opening it, an evaluation bar and the
+/// best move's arrow.
+#[test]
+fn the_analysis_board_reaches_depth_8_with_a_pv_on_draughts_within_5_s() {
+    let Some(h) = harness("analysis") else { return };
+    let page = h.person();
+    let position = "W:W27,28,32,33,34,37,38,39,42,43,44,47,48:B7,8,9,12,13,14,16,17,18,19,22,23,26";
+    let started = std::time::Instant::now();
+    page.goto(&format!(
+        "{}/analysis?game=draughts&position={}",
+        h.base(),
+        position.replace(',', "%2C").replace(':', "%3A")
+    ));
+    let depth = page.wait_for_within(
+        "(() => { const s = document.querySelector('.analysis'); \
+         return +s.dataset.depth >= 8 && s.dataset.pv && +s.dataset.depth; })()",
+        Duration::from_secs(5).saturating_sub(started.elapsed()),
+    );
+    let pv = page.eval("document.querySelector('.analysis').dataset.pv");
+    eprintln!(
+        "analysis: depth {depth} after {:.2} s, pv {pv}",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(!pv.as_str().unwrap_or("").is_empty());
+    page.wait_for("!!document.querySelector('.board .best-arrow')");
+    let bar = page.eval("+document.querySelector('.eval-bar').getAttribute('aria-valuenow')");
+    assert!(bar.as_f64().is_some_and(|v| (0.0..=100.0).contains(&v)));
+    // The position shown is the one asked for.
+    assert_eq!(
+        page.eval("document.querySelector('input[aria-label=\"Position text\"]').value"),
+        position
+    );
+    // A move played on the board: analysis goes on from the new position.
+    page.click("[data-action=stop]");
+    page.eval("document.querySelector('.analysis details').open = true");
+    page.click(".analysis form.typed input[aria-label='Move in notation']");
+    let spec = plateau_games::GameSpec::lookup("draughts", None).unwrap();
+    // A move after which Black has a choice (a forced reply is not searched).
+    let game = spec.from_text(position).unwrap();
+    let legal: Vec<String> = game
+        .legal_moves()
+        .into_iter()
+        .filter(|mv| {
+            let mut next = game.clone();
+            next.play(mv).is_ok() && next.legal_move_count() > 1
+        })
+        .collect();
+    page.type_text(&legal[0]);
+    page.click(".analysis details form.typed button");
+    page.wait_for(&format!(
+        "document.querySelector('.hint:not(.bad)')?.textContent.includes('from the set position: {}')",
+        legal[0]
+    ));
+    page.wait_for("+document.querySelector('.analysis').dataset.depth >= 2");
+    // A bad position text is refused with its reason; the board stays usable.
+    page.eval("document.querySelector('input[aria-label=\"Position text\"]').value = ''");
+    page.click("input[aria-label='Position text']");
+    page.type_text("W:W99");
+    page.click("[data-action=set-position]");
+    page.wait_for("document.querySelector('.hint.bad')?.textContent.includes('99')");
+    // The board keeps its position and goes on analysing it.
+    page.wait_for("+document.querySelector('.analysis').dataset.depth >= 2");
+    let shown = page.eval("new URLSearchParams(location.search).get('position')");
+    assert!(
+        shown.as_str().is_some_and(|s| s.starts_with("B:")),
+        "after {}: {shown}",
+        legal[0]
+    );
+    // The typed text stays in its box, to be corrected.
+    assert_eq!(
+        page.eval("document.querySelector('input[aria-label=\"Position text\"]').value"),
+        "W:W99"
+    );
+    page.screenshot(&screenshot_path("analysis"));
+    h.assert_no_page_errors();
+}
+
+/// A replayed position opens in the analysis board.
+#[test]
+fn a_replayed_position_opens_in_the_analysis_board() {
+    let Some(h) = harness("analysis-replay") else {
+        return;
+    };
+    let (white, black, code) = {
+        let (code, white, black) = friend_room_over_api(
+            &h,
+            serde_json::json!({"game": "draughts", "opponent": "friend", "seat": "white"}),
+        );
+        (white, black, code)
+    };
+    play_over_api(&h, &code, &white, &black, &["32-28", "19-23"]);
+    let page = h.person();
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.wait_for("+document.querySelector('.game')?.dataset.moves === 2");
+    page.click("[data-ply='1']");
+    page.wait_for("!!document.querySelector('[data-action=analyse-replay]')");
+    page.click("[data-action=analyse-replay]");
+    page.wait_for("location.pathname === '/analysis' && +document.querySelector('.analysis')?.dataset.depth >= 1");
+    let shown = page.eval("document.querySelector('input[aria-label=\"Position text\"]').value");
+    assert!(
+        shown
+            .as_str()
+            .is_some_and(|s| s.starts_with("B:") && s.contains("28")),
+        "the position after 32-28: {shown}"
+    );
+    h.assert_no_page_errors();
+}
+
+/// Two generations of in-page training: the curve gets its two points, the
+/// generations are kept, and generation 1 plays a legal move as an opponent.
+#[test]
+fn a_two_generation_training_run_draws_its_curve_and_generation_1_plays() {
+    let Some(h) = harness("training") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/train", h.base()));
+    page.wait_for("!!document.querySelector('.train-form select[name=game]')");
+    page.eval(
+        "(() => { const f = document.querySelector('.train-form'); f.elements.game.value = 'ataxx'; \
+         f.elements.generations.value = '2'; })()",
+    );
+    page.click("[data-action=train]");
+    page.wait_for_within(
+        "document.querySelector('.train').dataset.running === 'false' \
+         && +document.querySelector('.train').dataset.generations === 2",
+        Duration::from_secs(120),
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.curve .curve-point').length"),
+        2
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.curve .curve-error').length"),
+        2,
+        "each point has its error bar"
+    );
+    let kept =
+        page.eval("JSON.parse(localStorage.getItem('plateau.training'))[0].generations.length");
+    assert_eq!(kept, 2);
+    page.screenshot(&screenshot_path("training"));
+    page.click("[data-generation='1'] [data-action=play-generation]");
+    page.wait_for("location.pathname.startsWith('/local/') && !!document.querySelector('.game[data-version]')");
+    // Ataxx: Black moves first; whoever the person is, the computer answers.
+    if page.eval("document.querySelector('.game').dataset.toMove === document.querySelector('.game').dataset.seat") == true {
+        play_a_move(&page);
+    }
+    page.wait_for("+document.querySelector('.game').dataset.moves >= 1 && document.querySelector('.game').dataset.toMove === document.querySelector('.game').dataset.seat");
+    let opponent = page.eval("JSON.parse(localStorage.getItem('plateau.local'))[0].opponent");
+    assert!(
+        opponent
+            .as_str()
+            .is_some_and(|o| o.starts_with("generation 1"))
+    );
+    h.assert_no_page_errors();
+}
+
+/// The module's speed in Chromium on `plateau bench`'s positions, printed
+/// for the record (speed targets live in benchmarks, not tests); its node
+/// counts must equal the native engine's: one search, two builds.
+#[test]
+fn the_browser_engine_searches_the_bench_positions_like_the_native_one() {
+    use plateau_games::{EngineChoice, GameSpec, Level, Limits, Profile, Tweaks};
+    let Some(h) = harness("bench") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/bench", h.base()));
+    page.wait_for_within(
+        "document.querySelector('.bench').dataset.done === 'true'",
+        Duration::from_secs(120),
+    );
+    let rows = page.eval(
+        "[...document.querySelectorAll('.bench tr[data-game]')].map((r) => [r.dataset.game, +r.dataset.nodes, +r.dataset.nps])",
+    );
+    let rows = rows.as_array().expect("rows");
+    assert_eq!(rows.len(), plateau_games::GAMES.len());
+    for row in rows {
+        let (name, nodes, nps) = (
+            row[0].as_str().unwrap(),
+            row[1].as_u64().unwrap(),
+            row[2].as_u64().unwrap(),
+        );
+        let spec = GameSpec::lookup(name, None).unwrap();
+        let choice = EngineChoice {
+            profile: Profile::Level(Level::Expert),
+            tweaks: Tweaks::default(),
+        };
+        let native: u64 = spec
+            .info
+            .bench_positions
+            .iter()
+            .map(|text| {
+                let game = spec.from_text(text).unwrap();
+                let mut engine = spec.engine_with(&choice, 0);
+                engine
+                    .think(
+                        game.as_ref(),
+                        &Limits::depth(spec.info.bench_depth),
+                        &mut |_| {},
+                    )
+                    .unwrap()
+                    .nodes
+            })
+            .sum();
+        assert_eq!(nodes, native, "{name}: the same nodes in the browser");
+        let _ = writeln!(
+            std::io::stderr(),
+            "browser engine: {name} {nodes} nodes {nps} nps"
+        );
+    }
+    h.assert_no_page_errors();
+}
+
+/// The module is served as `application/wasm`, gzipped for browsers that
+/// take it (under 3 MB as served), and the page's policy lets it compile.
+#[test]
+fn the_engine_module_is_served_compressed_with_its_type_and_policy() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let server = TestServer::start(&temp_db("wasm"), test_config()).await;
+        let client = support::client();
+        let plain = client
+            .get(server.url("/engine/plateau.wasm"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(plain.status().as_u16(), 200);
+        assert_eq!(plain.headers()["content-type"], "application/wasm");
+        assert!(plain.headers().get("content-encoding").is_none());
+        let plain_size = plain.bytes().await.unwrap().len();
+        let packed = client
+            .get(server.url("/engine/plateau.wasm"))
+            .header("accept-encoding", "gzip, deflate, br")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(packed.headers()["content-encoding"], "gzip");
+        assert_eq!(packed.headers()["vary"], "accept-encoding");
+        let etag = packed.headers()["etag"].clone();
+        let packed_size = packed.bytes().await.unwrap().len();
+        eprintln!("plateau.wasm: {plain_size} bytes, {packed_size} gzipped as served");
+        assert!(packed_size < 3 * 1024 * 1024, "{packed_size} bytes");
+        assert!(packed_size < plain_size);
+        let again = client
+            .get(server.url("/engine/plateau.wasm"))
+            .header("accept-encoding", "gzip")
+            .header("if-none-match", etag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status().as_u16(), 304);
+        let refused = client
+            .get(server.url("/engine/plateau.wasm"))
+            .header("accept-encoding", "gzip;q=0, identity")
+            .send()
+            .await
+            .unwrap();
+        assert!(refused.headers().get("content-encoding").is_none());
+        for path in ["/", "/analysis", "/train", "/local/ABCDEFGH"] {
+            let page = client.get(server.url(path)).send().await.unwrap();
+            assert_eq!(page.status().as_u16(), 200, "{path}");
+            let policy = page.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .to_string();
+            assert!(
+                policy.contains("script-src 'self' 'wasm-unsafe-eval'"),
+                "{policy}"
+            );
+            assert!(!policy.contains("'unsafe-eval'"), "{policy}");
+        }
+        let worker = client
+            .get(server.url("/engine/worker.js"))
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            worker.headers()["content-security-policy"]
+                .to_str()
+                .unwrap()
+                .contains("'wasm-unsafe-eval'")
+        );
+        server.stop().await;
+    });
+}

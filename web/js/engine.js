@@ -1,0 +1,96 @@
+// The engine in this browser: a Web Worker running the same Rust rules,
+// search and tuner as the server, compiled to WebAssembly (web/engine/).
+// Nothing here needs the server once the page and the module are loaded.
+
+export class EngineStopped extends Error {
+  constructor() {
+    super('stopped');
+    this.stopped = true;
+  }
+}
+
+export class LocalEngine {
+  constructor() {
+    this.next = 1;
+    this.pending = new Map();
+    this.spawn();
+  }
+
+  spawn() {
+    this.worker = new Worker('/engine/worker.js');
+    this.loaded = new Promise((resolve, reject) => {
+      this.onLoaded = resolve;
+      this.onFailed = reject;
+    });
+    this.loaded.catch(() => {});
+    this.worker.onmessage = (event) => this.receive(event.data || {});
+    this.worker.onerror = (event) => {
+      const error = new Error(`the engine's worker failed: ${event.message || 'unknown error'}`);
+      this.onFailed(error);
+      for (const [, job] of this.pending) job.reject(error);
+      this.pending.clear();
+    };
+  }
+
+  receive(message) {
+    if (message.ready) {
+      this.onLoaded();
+      return;
+    }
+    if (message.failed) {
+      this.onFailed(new Error(message.failed));
+      return;
+    }
+    const job = this.pending.get(message.id);
+    if (!job) return;
+    if ('report' in message) {
+      if (job.onReport) job.onReport(message.report);
+      return;
+    }
+    this.pending.delete(message.id);
+    const answer = message.answer || {};
+    if (answer.error) job.reject(new Error(answer.error));
+    else job.resolve(answer);
+  }
+
+  /** One request (crates/wasm/src/ops.rs); `onReport` hears its progress. */
+  request(request, onReport) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onReport });
+      this.worker.postMessage({ id, request });
+    });
+  }
+
+  /** Whether a request is under way. */
+  busy() {
+    return this.pending.size > 0;
+  }
+
+  /**
+   * Stops whatever runs now: the worker is ended and a fresh one started
+   * (a WebAssembly call cannot be interrupted); waiting requests fail with
+   * EngineStopped.
+   */
+  stop() {
+    if (!this.pending.size) return;
+    this.worker.terminate();
+    for (const [, job] of this.pending) job.reject(new EngineStopped());
+    this.pending.clear();
+    this.spawn();
+  }
+
+  close() {
+    this.worker.terminate();
+    for (const [, job] of this.pending) job.reject(new EngineStopped());
+    this.pending.clear();
+  }
+}
+
+let shared = null;
+
+/** The page's one engine for play and analysis (training uses its own). */
+export function sharedEngine() {
+  if (!shared) shared = new LocalEngine();
+  return shared;
+}
