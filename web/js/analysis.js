@@ -29,6 +29,8 @@ export function analysisView(root, { navigate, query }) {
   let picker = null;
   let destroyed = false;
   let problem = '';
+  // The set-up editor: the position being built (a board model), or null.
+  let draft = null;
 
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('class', 'board');
@@ -82,6 +84,11 @@ export function analysisView(root, { navigate, query }) {
 
   svg.addEventListener('click', (event) => {
     const cell = event.target.closest && event.target.closest('.cell');
+    if (cell && draft) {
+      board.editor.cycle(draft, cell.dataset.cell);
+      render();
+      return;
+    }
     if (!cell || !picker) return;
     const result = picker.click(cell.dataset.cell);
     if (result.move) play(result.move);
@@ -177,6 +184,21 @@ export function analysisView(root, { navigate, query }) {
     render();
   }
 
+  function edit() {
+    engine.stop();
+    running = false;
+    line = null;
+    draft = board.parse(info.position);
+    render();
+  }
+
+  function finishEditing() {
+    const text = board.editor.format(draft);
+    draft = null;
+    positionInput.value = text;
+    setPosition(text);
+  }
+
   function stop() {
     engine.stop();
     running = false;
@@ -220,11 +242,23 @@ export function analysisView(root, { navigate, query }) {
       ...item('Depth', line ? `${line.depth}/${line.seldepth}` : '…', 'depth'),
       ...item('Nodes', line ? `${line.nodes.toLocaleString('en')} (${Math.round(line.nps / 1000).toLocaleString('en')} kN/s)` : '…', 'nodes'));
     pvLine.replaceChildren(h('span', { class: 'tag' }, 'Best line: '), line ? line.pv.join(' ') : '…');
+    if (draft) {
+      const name = (side) => (catalogue && catalogue.games.find((g) => g.name === game)?.sides[side]) || side;
+      controls.replaceChildren(
+        h('button', { class: 'btn', type: 'button', 'data-action': 'side-to-move', onclick: () => { draft.side = draft.side === 'white' ? 'black' : 'white'; render(); } }, `${name(draft.side)} to move`),
+        h('button', { class: 'btn', type: 'button', 'data-action': 'clear-board', onclick: () => { draft.board.clear(); render(); } }, 'Clear the board'),
+        h('button', { class: 'btn primary', type: 'button', 'data-action': 'done-editing', onclick: finishEditing }, 'Done'),
+        h('button', { class: 'btn', type: 'button', 'data-action': 'cancel-editing', onclick: () => { draft = null; analyse(); } }, 'Cancel'));
+      hint.textContent = problem || 'Set up: click a square to change what stands on it (empty, then each piece in turn).';
+      hint.classList.toggle('bad', Boolean(problem));
+      return;
+    }
     controls.replaceChildren(
       running
         ? h('button', { class: 'btn', type: 'button', 'data-action': 'stop', onclick: stop }, 'Stop')
         : h('button', { class: 'btn primary', type: 'button', 'data-action': 'analyse', disabled: !info || Boolean(info.outcome), onclick: analyse }, 'Analyse'),
       h('button', { class: 'btn', type: 'button', 'data-action': 'undo', disabled: !moves.length, onclick: undo }, 'Take back'),
+      board && board.editor ? h('button', { class: 'btn', type: 'button', 'data-action': 'set-up', disabled: !info, onclick: edit }, 'Set up') : '',
       h('button', { class: 'btn', type: 'button', 'data-action': 'flip', onclick: () => { flipped = !flipped; render(); } }, 'Flip board'),
       info ? h('a', { class: 'btn', 'data-link': true, href: '/', 'data-action': 'home' }, 'New game') : '');
     hint.textContent = problem || (moves.length ? `Moves from the set position: ${moves.join(' ')}` : 'Play moves on the board to explore; the engine follows.');
@@ -237,14 +271,16 @@ export function analysisView(root, { navigate, query }) {
       return;
     }
     const empty = { playable: new Set(), selected: new Set(), targets: new Map(), hasSelection: false };
-    const view = { ...empty, ...(picker ? picker.view() : {}), ghosts: null, pickable: null, last: new Set(), taken: new Set(), interactive: Boolean(picker), flipped, showImposed: true };
-    const drawn = board.draw(model, view);
+    const editing = Boolean(draft);
+    const view = { ...empty, ...(picker && !editing ? picker.view() : {}), ghosts: null, pickable: null, last: new Set(), taken: new Set(), interactive: Boolean(picker) && !editing, flipped, showImposed: !editing };
+    const drawn = board.draw(draft || model, view);
     svg.setAttribute('viewBox', drawn.viewBox);
     const [, , width, height] = drawn.viewBox.split(/\s+/).map(Number);
     if (width > 0 && height > 0) svg.parentElement.style.aspectRatio = `${width} / ${height}`;
     svg.setAttribute('aria-label', drawn.title);
     svg.innerHTML = drawn.body;
-    drawArrow();
+    section.dataset.editing = String(editing);
+    if (!editing) drawArrow();
   }
 
   /** The best move as an arrow from its first cell to its last. */

@@ -169,6 +169,10 @@ export function localBackend(id) {
       record.moves = [...record.moves, move];
       save();
       await compute();
+      emit();
+      // Its turn again (Escampe: White places, then moves first).
+      wake();
+      return;
     }
     emit();
   }

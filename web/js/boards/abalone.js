@@ -244,3 +244,30 @@ export function bottomSide(model, flipped) {
 
 /** What to do, said under the board when it is the player's move. */
 export const moveHint = 'Select 1-3 marbles in a line, then click where they go (a green dot)';
+
+/** The analysis board's set-up editor: what a click puts on a cell, and the text. */
+export const editor = {
+  cycle(model, cell) {
+    const order = [undefined, 'black', 'white'];
+    const next = order[(order.indexOf(model.board.get(cell)) + 1) % order.length];
+    if (next) model.board.set(cell, next);
+    else model.board.delete(cell);
+  },
+  format(model) {
+    const rows = [];
+    for (let row = 9; row >= 1; row -= 1) {
+      const [low, high] = span(row);
+      let line = '';
+      let empty = 0;
+      for (let d = low; d <= high; d += 1) {
+        const marble = model.board.get(id(row, d));
+        if (!marble) { empty += 1; continue; }
+        if (empty) line += String(empty);
+        empty = 0;
+        line += marble === 'black' ? 'b' : 'w';
+      }
+      rows.push(line + (empty ? String(empty) : ''));
+    }
+    return `${rows.join('/')} ${model.side === 'white' ? 'w' : 'b'} b${model.lost.black} w${model.lost.white}`;
+  },
+};

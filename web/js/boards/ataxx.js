@@ -104,3 +104,29 @@ export function bottomSide(model, flipped) {
 
 /** The move that passes, shown as a "Pass" button. */
 export const passMove = '0000';
+
+/** The analysis board's set-up editor: what a click puts on a cell, and the text. */
+export const editor = {
+  cycle(model, cell) {
+    const order = model.jumps ? [undefined, 'black', 'white', 'blocked'] : [undefined, 'black', 'white'];
+    const next = order[(order.indexOf(model.board.get(cell)) + 1) % order.length];
+    if (next) model.board.set(cell, next);
+    else model.board.delete(cell);
+  },
+  format(model) {
+    const ranks = [];
+    for (let rank = model.n; rank >= 1; rank -= 1) {
+      let line = '';
+      let empty = 0;
+      for (let file = 0; file < model.n; file += 1) {
+        const v = model.board.get(`${FILES[file]}${rank}`);
+        if (!v) { empty += 1; continue; }
+        if (empty) line += String(empty);
+        empty = 0;
+        line += { black: 'x', white: 'o', blocked: '-' }[v];
+      }
+      ranks.push(line + (empty ? String(empty) : ''));
+    }
+    return `${ranks.join('/')} ${model.side === 'white' ? 'o' : 'x'}${model.jumps ? ' 0 1' : ''}`;
+  },
+};

@@ -196,3 +196,22 @@ export function bottomSide(model, flipped) {
 
 /** View switches the room page offers for this board (passed to `draw` as `view[key]`). */
 export const toggles = [{ key: 'numbers', label: 'Square numbers' }];
+
+/** The analysis board's set-up editor: what a click puts on a square, and the text. */
+export const editor = {
+  cycle(model, cell) {
+    const sq = Number(cell);
+    if (!(sq >= 1 && sq <= 50)) return;
+    const order = [null, 'wm', 'wk', 'bm', 'bk'];
+    const piece = model.board.get(sq);
+    const now = piece ? `${piece.side[0]}${piece.king ? 'k' : 'm'}` : null;
+    const next = order[(order.indexOf(now) + 1) % order.length];
+    if (next) model.board.set(sq, { side: next[0] === 'w' ? 'white' : 'black', king: next[1] === 'k' });
+    else model.board.delete(sq);
+  },
+  format(model) {
+    const list = (side) => [...model.board].filter(([, p]) => p.side === side).sort((a, b) => a[0] - b[0])
+      .map(([sq, p]) => `${p.king ? 'K' : ''}${sq}`).join(',');
+    return `${model.side === 'white' ? 'W' : 'B'}:W${list('white')}:B${list('black')}`;
+  },
+};

@@ -214,3 +214,29 @@ export const placement = {
 
 /** The move that passes, shown as a "Pass" button. */
 export const passMove = 'E';
+
+/** The analysis board's set-up editor: what a click puts on a square, and the text. */
+export const editor = {
+  cycle(model, cell) {
+    const order = [undefined, 'b', 'B', 'n', 'N'];
+    const next = order[(order.indexOf(model.board.get(cell)) + 1) % order.length];
+    if (next) model.board.set(cell, next);
+    else model.board.delete(cell);
+  },
+  format(model) {
+    const rows = [];
+    for (let row = 6; row >= 1; row -= 1) {
+      let line = '';
+      let empty = 0;
+      for (const col of COLUMNS) {
+        const piece = model.board.get(`${col}${row}`);
+        if (!piece) { empty += 1; continue; }
+        if (empty) line += String(empty);
+        empty = 0;
+        line += piece;
+      }
+      rows.push(line + (empty ? String(empty) : ''));
+    }
+    return `${rows.join('/')} ${model.side === 'black' ? 'b' : 'w'} ${model.constraint || '-'}`;
+  },
+};

@@ -55,6 +55,49 @@ fn a_whole_game_against_the_computer_in_this_browser_with_the_server_stopped() {
     h.assert_no_page_errors();
 }
 
+/// Starts a game against the computer in this browser from the home page.
+fn start_local_game(page: &Page, base: &str, game: &str, level: &str, colour: &str) {
+    page.goto(&format!("{base}/"));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click(&format!("input[name=game][value='{game}']"));
+    page.click("input[name=opponent][value='browser']");
+    set_select(page, "level", level);
+    page.click(&format!("input[name=colour][value='{colour}']"));
+    page.click("form button[type=submit]");
+    page.wait_for(
+        "location.pathname.startsWith('/local/') && document.querySelector('.game[data-version]') \
+         && document.querySelectorAll('.board .cell').length > 0",
+    );
+}
+
+/// Escampe in the browser: a placement too many to list is entered with the
+/// placement bar, checked by the worker, and the computer places and moves.
+#[test]
+fn escampe_placement_against_the_computer_in_this_browser() {
+    let Some(h) = harness("local-escampe") else {
+        return;
+    };
+    let page = h.person();
+    start_local_game(&page, &h.base(), "escampe", "beginner", "black");
+    page.wait_for(MY_TURN);
+    page.click(".placement [data-layout]");
+    page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
+    page.click(".placement [data-action=place]");
+    // The computer places and moves first; then it is our move.
+    wait_moves(&page, 3);
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for(MY_TURN_OR_OVER);
+    // A takeback returns to our last turn at once.
+    let before = moves(&page);
+    page.click("[data-action=takeback]");
+    page.wait_for(&format!(
+        "+document.querySelector('.game').dataset.moves < {before}"
+    ));
+    page.wait_for(MY_TURN);
+    h.assert_no_page_errors();
+}
+
 /// "Move now" ends a long search: the computer plays the best move it has,
 /// and the page stays responsive meanwhile.
 #[test]
@@ -63,13 +106,7 @@ fn move_now_stops_the_search_and_the_page_stays_responsive() {
         return;
     };
     let page = h.person();
-    page.goto(&format!("{}/", h.base()));
-    page.wait_for("!!document.querySelector('input[name=game]')");
-    page.click("input[name=game][value='ataxx']");
-    page.click("input[name=opponent][value='browser']");
-    set_select(&page, "level", "master");
-    page.click("input[name=colour][value='black']");
-    page.click("form button[type=submit]");
+    start_local_game(&page, &h.base(), "ataxx", "master", "black");
     // Ataxx: Black (x) moves first: our move, then the computer thinks 2 s.
     page.wait_for(MY_TURN);
     play_a_move(&page);
@@ -369,4 +406,39 @@ fn the_engine_module_is_served_compressed_with_its_type_and_policy() {
         );
         server.stop().await;
     });
+}
+
+/// The set-up editor: an empty board, two men placed by clicks, and the
+/// engine analyses the position built (White must take: 28x19).
+#[test]
+fn the_set_up_editor_builds_a_position_for_the_engine() {
+    let Some(h) = harness("set-up") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/analysis?game=draughts", h.base()));
+    page.wait_for("!!document.querySelector('[data-action=set-up]:not([disabled])')");
+    page.click("[data-action=set-up]");
+    page.wait_for("document.querySelector('.analysis').dataset.editing === 'true'");
+    page.click("[data-action=clear-board]");
+    // Empty, white man, white king, black man: one click, then three.
+    page.click(".board .cell[data-cell='28']");
+    for _ in 0..3 {
+        page.click(".board .cell[data-cell='23']");
+    }
+    page.click("[data-action=done-editing]");
+    page.wait_for("new URLSearchParams(location.search).get('position') === 'W:W28:B23'");
+    page.wait_for("document.querySelector('.analysis').dataset.pv === '28x19'");
+    assert_eq!(
+        page.eval("document.querySelector('.analysis').dataset.editing"),
+        "false"
+    );
+    // A position the rules refuse (no piece at all) is named, not shown.
+    page.click("[data-action=set-up]");
+    page.click("[data-action=clear-board]");
+    page.click("[data-action=done-editing]");
+    page.wait_for("document.querySelector('.hint.bad')?.textContent");
+    assert_eq!(
+        page.eval("new URLSearchParams(location.search).get('position')"),
+        "W:W28:B23"
+    );
+    h.assert_no_page_errors();
 }
