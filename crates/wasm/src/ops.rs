@@ -392,11 +392,12 @@ fn tune(request: &Value) -> Result<Value, String> {
         "spsa" => Method::Spsa,
         other => return Err(format!("unknown method {other:?}: evolution or spsa")),
     };
-    // Small by default: ten generations in minutes on one browser thread.
+    // Small by default: ten generations in seconds to a minute or two on one
+    // browser thread (the seed's depth 2, a smaller population, fewer games).
     config.generations = 10;
-    config.population = 6;
+    config.population = 8;
     config.games = 2;
-    config.depth = 1;
+    config.depth = 2;
     config.measure_games = 8;
     config.opening_pool = 32;
     config.elite = 2;
