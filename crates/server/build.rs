@@ -43,7 +43,8 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') {
+        // Hidden files, and the engine's build stamp (for scripts/build-wasm).
+        if name.starts_with('.') || name.ends_with(".stamp") {
             continue;
         }
         if path.is_dir() {

@@ -14,6 +14,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 let exports = null;
 let current = null;
+// The message of a panic, reported just before the module traps.
+let panic = null;
 
 function text(ptr, len) {
   return decoder.decode(new Uint8Array(exports.memory.buffer, ptr, len));
@@ -25,6 +27,10 @@ const imports = {
     report: (ptr, len) => {
       let value;
       try { value = JSON.parse(text(ptr, len)); } catch (_) { return; }
+      if (value && typeof value.panic === 'string') {
+        panic = value.panic;
+        return;
+      }
       postMessage({ id: current, report: value });
     },
   },
@@ -69,12 +75,13 @@ self.onmessage = async (event) => {
     return;
   }
   current = id;
+  panic = null;
   let answer;
   try {
     answer = call(request);
   } catch (err) {
     // A trap (a bug in the engine) leaves the module unusable: load a fresh one.
-    answer = { error: `the engine failed: ${err.message}` };
+    answer = { error: `the engine failed: ${panic || err.message}` };
     ready = load();
   }
   current = null;

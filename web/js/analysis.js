@@ -31,6 +31,8 @@ export function analysisView(root, { navigate, query }) {
   let problem = '';
   // The set-up editor: the position being built (a board model), or null.
   let draft = null;
+  // A move or a position being checked by the engine: further input waits.
+  let checking = false;
 
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('class', 'board');
@@ -41,11 +43,14 @@ export function analysisView(root, { navigate, query }) {
   const variantSelect = h('select', { 'aria-label': 'Variant', onchange: () => { variant = variantSelect.value || null; start = null; moves = []; load(); } });
   /** A typed position: shown only once the rules accept it. */
   const setPosition = async (text) => {
+    if (checking) return;
     const wasRunning = running;
+    checking = true;
     engine.stop();
     try {
       await engine.request({ op: 'state', ...request({ start: text || null, moves: [] }) });
     } catch (err) {
+      checking = false;
       if (err instanceof EngineStopped) return;
       problem = err.message;
       running = false;
@@ -53,6 +58,7 @@ export function analysisView(root, { navigate, query }) {
       else render();
       return;
     }
+    checking = false;
     start = text || null;
     moves = [];
     load();
@@ -145,18 +151,22 @@ export function analysisView(root, { navigate, query }) {
   }
 
   async function play(move) {
-    const before = moves;
-    moves = [...moves, move];
+    if (checking) return;
+    checking = true;
+    const next = [...moves, move];
     try {
       engine.stop();
-      await engine.request({ op: 'state', ...request() });
+      await engine.request({ op: 'state', ...request({ moves: next }) });
       moveInput.value = '';
     } catch (err) {
-      moves = before;
+      checking = false;
+      if (err instanceof EngineStopped) return;
       problem = err.message.replace(/^move \d+ /, 'move ');
       render();
       return;
     }
+    checking = false;
+    moves = next;
     load();
   }
 

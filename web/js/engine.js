@@ -24,8 +24,10 @@ export class LocalEngine {
     });
     this.loaded.catch(() => {});
     this.worker.onmessage = (event) => this.receive(event.data || {});
+    this.failed = false;
     this.worker.onerror = (event) => {
-      const error = new Error(`the engine's worker failed: ${event.message || 'unknown error'}`);
+      const error = new Error(`the engine's worker failed: ${event.message || 'its script could not be loaded'}`);
+      this.failed = true;
       this.onFailed(error);
       for (const [, job] of this.pending) job.reject(error);
       this.pending.clear();
@@ -38,7 +40,11 @@ export class LocalEngine {
       return;
     }
     if (message.failed) {
-      this.onFailed(new Error(message.failed));
+      const error = new Error(message.failed);
+      this.failed = true;
+      this.onFailed(error);
+      for (const [, job] of this.pending) job.reject(error);
+      this.pending.clear();
       return;
     }
     const job = this.pending.get(message.id);
@@ -55,6 +61,12 @@ export class LocalEngine {
 
   /** One request (crates/wasm/src/ops.rs); `onReport` hears its progress. */
   request(request, onReport) {
+    // A worker that could not start (the server away, with no copy of the
+    // engine kept): try a fresh one rather than wait for it forever.
+    if (this.failed) {
+      this.worker.terminate();
+      this.spawn();
+    }
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onReport });
@@ -89,7 +101,7 @@ export class LocalEngine {
 
 let shared = null;
 
-/** The page's one engine for play and analysis (training uses its own). */
+/** The engine local games share (analysis and training start their own). */
 export function sharedEngine() {
   if (!shared) shared = new LocalEngine();
   return shared;

@@ -167,6 +167,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     if (state && next.version === state.version && backend.local) {
       // The local engine's progress: the same position, new search figures.
       state = next;
+      section.dataset.aiBest = state.ai && state.ai.info && state.ai.info.pv.length ? state.ai.info.pv[0] : '';
       renderStatus();
       renderActions();
       return;
@@ -432,6 +433,8 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     section.dataset.pending = String(pending);
     section.dataset.replay = replayPly === null ? 'live' : String(replayPly);
     section.dataset.game = state.game;
+    // The in-browser computer's best move so far (what "Move now" plays).
+    section.dataset.aiBest = state.ai && state.ai.info && state.ai.info.pv.length ? state.ai.info.pv[0] : '';
     renderBoard();
     renderPlayers();
     renderStatus();
@@ -662,7 +665,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       for (const move of picker.buttons) items.push(h('button', { class: 'btn primary', type: 'button', 'data-move': move, onclick: () => submit(move) }, passLabel(move)));
     }
     if (backend.local && thinking()) {
-      items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'move-now', title: 'Stop the search: the computer plays the best move found so far', onclick: () => backend.moveNow() }, 'Move now'));
+      items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'move-now', disabled: !state.ai.info, title: 'Stop the search: the computer plays the best move of its deepest finished iteration', onclick: () => backend.moveNow() }, 'Move now'));
     }
     items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'flip', 'aria-pressed': String(userFlip), onclick: () => { userFlip = !userFlip; render(); } }, 'Flip board'));
     for (const toggle of (board && board.toggles) || []) {

@@ -60,7 +60,7 @@ export function createLocalGame({ game, variant, title, level, side, start, weig
   const human = side === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : side;
   const record = {
     id: newId(), game, variant: variant || null, title: title || game, level: level || 'medium',
-    human, start: start || null, moves: [], result: null, weights: weights || null,
+    human, start: start || null, moves: [], by: [], result: null, weights: weights || null,
     opponent: opponent || null, version: 1, created: Date.now(),
   };
   keep(record);
@@ -71,6 +71,10 @@ export function createLocalGame({ game, variant, title, level, side, start, weig
 export function localBackend(id) {
   const engine = sharedEngine();
   let record = localGame(id);
+  // Who played each move ('human' or 'computer'): takebacks go back to the person's last move.
+  if (record && (!Array.isArray(record.by) || record.by.length !== record.moves.length)) {
+    record.by = record.moves.map(() => 'unknown');
+  }
   let info = null;
   let thinking = false;
   let lastInfo = null;
@@ -108,7 +112,7 @@ export function localBackend(id) {
       rematch: null,
       offer: null,
       draw_by_agreement: false,
-      can_take_back: { [record.human]: playing && record.moves.length > 0, [computer]: false },
+      can_take_back: { [record.human]: playing && record.by.includes('human'), [computer]: false },
       log: [],
       public: false,
       clock: null,
@@ -139,7 +143,9 @@ export function localBackend(id) {
     lastInfo = null;
     moveNowAsked = false;
     emit();
-    const asked = record.moves.length;
+    // The exact line searched: a takeback, a resignation or another tab's
+    // move while it thought makes the answer old news.
+    const asked = record.moves.join(' ');
     let move = null;
     try {
       const thought = await engine.request({
@@ -156,7 +162,6 @@ export function localBackend(id) {
       if (err instanceof EngineStopped) {
         // "Move now": the best move of the deepest finished iteration.
         if (moveNowAsked && lastInfo && lastInfo.pv.length) move = lastInfo.pv[0];
-        else if (moveNowAsked && info.legal_moves.length) move = info.legal_moves[0];
       } else {
         thinking = false;
         emit();
@@ -164,9 +169,9 @@ export function localBackend(id) {
       }
     }
     thinking = false;
-    // A takeback or a resignation while it thought: the answer is old news.
-    if (move && record.moves.length === asked && status() === 'playing') {
+    if (move && record.moves.join(' ') === asked && status() === 'playing') {
       record.moves = [...record.moves, move];
+      record.by = [...record.by, 'computer'];
       save();
       await compute();
       emit();
@@ -207,14 +212,18 @@ export function localBackend(id) {
       await ready;
       checked(given);
       if (status() !== 'playing') throw new ApiError(409, 'the game is over');
+      if (version !== record.version) throw new ApiError(409, 'the game changed meanwhile (another tab?): try again');
       if (info.side_to_move !== record.human || thinking) throw new ApiError(409, 'it is not your move');
+      const line = record.moves.join(' ');
       let next;
       try {
         next = await engine.request({ op: 'state', ...request({ moves: [...record.moves, move] }) });
       } catch (err) {
         throw new ApiError(400, err.message.replace(/^move \d+ /, 'move '));
       }
+      if (record.moves.join(' ') !== line || status() !== 'playing') throw new ApiError(409, 'the game changed meanwhile: try again');
       record.moves = next.moves;
+      record.by = [...record.by, 'human'];
       info = next;
       if (info.outcome) record.result = { winner: info.outcome.winner, reason: info.outcome.reason };
       save();
@@ -232,27 +241,19 @@ export function localBackend(id) {
       return view();
     },
 
-    /** A takeback is granted at once: back to the person's last turn. */
+    /** A takeback is granted at once: back to before the person's last move. */
     async offer(given, what) {
       await ready;
       checked(given);
       if (what !== 'takeback') throw new ApiError(400, 'the computer plays on: no draw offers here');
-      if (status() !== 'playing' || !record.moves.length) throw new ApiError(409, 'there is no move to take back');
+      const last = record.by.lastIndexOf('human');
+      if (status() !== 'playing' || last < 0) throw new ApiError(409, 'there is no move of yours to take back');
       if (thinking) engine.stop();
-      let moves = record.moves.slice(0, -1);
-      let before = await engine.request({ op: 'state', ...request({ moves }) });
-      while (before.side_to_move !== record.human && moves.length) {
-        moves = moves.slice(0, -1);
-        before = await engine.request({ op: 'state', ...request({ moves }) });
-      }
-      if (before.side_to_move !== record.human) {
-        // The computer moved first and nothing of the person's is left: start over.
-        moves = [];
-        before = await engine.request({ op: 'state', ...request({ moves }) });
-      }
-      record.moves = moves;
-      info = before;
+      record.moves = record.moves.slice(0, last);
+      record.by = record.by.slice(0, last);
       save();
+      await compute();
+      emit();
       wake();
       return view();
     },
@@ -276,9 +277,9 @@ export function localBackend(id) {
       throw new ApiError(409, 'both seats of a local game are taken');
     },
 
-    /** Ends the computer's search now: it plays the best move it has. */
+    /** Ends the computer's search now: it plays the best move of its deepest finished iteration. */
     moveNow() {
-      if (!thinking) return;
+      if (!thinking || !lastInfo) return;
       moveNowAsked = true;
       engine.stop();
     },
@@ -286,12 +287,25 @@ export function localBackend(id) {
     openStream({ onEvent, onConnection, onError }) {
       listener = { onEvent, onError };
       onConnection('open');
+      // The same game moved on in another tab: follow it.
+      const onStorage = (event) => {
+        if (event.key !== KEY) return;
+        const newer = localGame(id);
+        if (!newer || newer.version <= record.version) return;
+        if (thinking) engine.stop();
+        record = { ...newer, by: Array.isArray(newer.by) && newer.by.length === newer.moves.length ? newer.by : newer.moves.map(() => 'unknown') };
+        compute().then(() => { emit(); wake(); }, (err) => { if (onError) onError(err); });
+      };
+      window.addEventListener('storage', onStorage);
       ready.then(() => { emit(); wake(); }, (err) => {
         onConnection('gone');
         if (onError) onError(err);
       });
       return {
-        close() { listener = null; },
+        close() {
+          listener = null;
+          window.removeEventListener('storage', onStorage);
+        },
         reconnect() {},
         seen() {},
       };

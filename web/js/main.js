@@ -79,3 +79,5 @@ window.addEventListener('popstate', route);
 // Side names come from the catalogue: load it first (a page without it still
 // works, with plain White and Black).
 loadCatalogue().catch(() => {}).finally(route);
+// Keeps the page's files for the in-browser engine when the server is away (sw.js).
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});

@@ -4,17 +4,26 @@
 // weights is drawn live with its 95% interval; every generation is kept in
 // localStorage and can be played against.
 
-import { h } from './dom.js';
+import { esc, h } from './dom.js';
 import { LocalEngine, EngineStopped } from './engine.js';
 import { createLocalGame } from './local.js';
 
 const KEY = 'plateau.training';
 const KEEP_RUNS = 10;
 
+/** A kept generation as the page draws it; anything else in storage is left out. */
+function wellFormed(g) {
+  return Boolean(g) && Number.isInteger(g.number) && Array.isArray(g.weights) && g.weights.every(Number.isFinite)
+    && Boolean(g.measure) && ['score', 'low', 'high', 'wins', 'draws', 'losses'].every((k) => Number.isFinite(g.measure[k]));
+}
+
 function loadRuns() {
   try {
     const value = JSON.parse(localStorage.getItem(KEY) || '[]');
-    return Array.isArray(value) ? value.filter((r) => r && typeof r.id === 'string' && Array.isArray(r.generations)) : [];
+    if (!Array.isArray(value)) return [];
+    return value
+      .filter((r) => r && typeof r.id === 'string' && typeof r.game === 'string' && Array.isArray(r.generations))
+      .map((r) => ({ ...r, features: Array.isArray(r.features) ? r.features : [], generations: r.generations.filter(wellFormed) }));
   } catch (_) {
     return [];
   }
@@ -159,10 +168,13 @@ export function trainView(root, { navigate }) {
       `<text class="curve-label" x="${width / 2}" y="${height - 6}" text-anchor="middle">generation</text>`,
     ];
     const path = [];
-    for (const p of points) {
-      const m = p.measure;
+    for (const kept of points) {
+      // Numbers only into the markup, whatever localStorage holds.
+      const p = { number: Number(kept.number) };
+      const m = { ...kept.measure };
+      for (const key of ['score', 'low', 'high', 'wins', 'draws', 'losses']) m[key] = Number(m[key]);
       parts.push(`<line class="curve-error" x1="${x(p.number)}" x2="${x(p.number)}" y1="${y(m.low)}" y2="${y(m.high)}"/>`);
-      parts.push(`<circle class="curve-point" data-generation="${p.number}" cx="${x(p.number)}" cy="${y(m.score)}" r="4"><title>generation ${p.number}: ${(100 * m.score).toFixed(1)}% (+${m.wins} =${m.draws} -${m.losses}), ${m.elo}</title></circle>`);
+      parts.push(`<circle class="curve-point" data-generation="${p.number}" cx="${x(p.number)}" cy="${y(m.score)}" r="4"><title>generation ${p.number}: ${(100 * m.score).toFixed(1)}% (+${m.wins} =${m.draws} -${m.losses}), ${esc(m.elo)}</title></circle>`);
       path.push(`${path.length ? 'L' : 'M'}${x(p.number)} ${y(m.score)}`);
       parts.push(`<text class="curve-label" x="${x(p.number)}" y="${height - pad + 14}" text-anchor="middle">${p.number}</text>`);
     }

@@ -31,8 +31,9 @@ pub use tablebase::Tablebase;
 pub use wdl::{Packed, Wdl};
 
 use generate::{GenerateError, Progress, Solved, solve_pair};
+use plateau_core::time::Instant;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What generating one material gave.
 #[derive(Clone, Debug)]

@@ -23,35 +23,48 @@ pub struct Asset {
 /// Every file of `web/`.
 pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
 
-/// The page only talks to its own origin; nothing is inlined. The engine's
-/// worker compiles WebAssembly (`'wasm-unsafe-eval'`), which allows no `eval`
-/// of JavaScript.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; \
-     script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; \
-     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; \
-     frame-ancestors 'none'";
+/// The page only talks to its own origin; nothing is inlined; it may start
+/// workers (the engine) and a service worker from its own files.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     worker-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; \
+     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// A worker runs under the policy its own script is served with: the
+/// engine's worker compiles WebAssembly (`'wasm-unsafe-eval'`, which allows
+/// no JavaScript `eval`); the page itself does not need it.
+pub const WORKER_SECURITY_POLICY: &str = "default-src 'self'; \
+     script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; base-uri 'none'";
 
 pub fn find(path: &str) -> Option<&'static Asset> {
     ASSETS.iter().find(|asset| asset.path == path)
 }
 
-/// Whether the request accepts gzip (`Accept-Encoding: gzip, br`; not `gzip;q=0`).
+/// Whether the request accepts gzip (`Accept-Encoding: gzip, br`), by the
+/// rules of RFC 9110: a `gzip` entry decides, else `*`; `q=0` refuses.
 fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
+    let mut gzip = None;
+    let mut any = None;
+    for coding in headers
         .get_all(header::ACCEPT_ENCODING)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or("");
-            let refused = parts.any(|p| {
-                p.strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    == Some(0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
+    {
+        let mut parts = coding.split(';').map(str::trim);
+        let name = parts.next().unwrap_or("");
+        let refused = parts.any(|p| {
+            let p = p.to_ascii_lowercase();
+            p.strip_prefix("q=")
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                == Some(0.0)
+        });
+        if name.eq_ignore_ascii_case("gzip") {
+            gzip = Some(!refused);
+        } else if name == "*" {
+            any = Some(!refused);
+        }
+    }
+    gzip.or(any).unwrap_or(false)
 }
 
 fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
@@ -94,11 +107,10 @@ fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    // A worker runs under the policy its own script is served with.
     if asset.content_type.starts_with("text/javascript") {
         out.insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+            HeaderValue::from_static(WORKER_SECURITY_POLICY),
         );
     }
     if asset.content_type.starts_with("text/html") {
@@ -188,7 +200,27 @@ mod tests {
         assert!(!with("gzip; q=0.0, identity"));
         assert!(!with("br, deflate"));
         assert!(!with("xgzip"));
+        assert!(!with("gzip;q=0, *"), "an explicit gzip entry wins over *");
+        assert!(!with("GZIP; Q=0"));
+        assert!(with("*;q=0.5"));
         assert!(!accepts_gzip(&HeaderMap::new()));
+    }
+
+    /// The service worker keeps a copy of every file the page loads.
+    #[test]
+    fn the_service_worker_lists_every_file_of_the_page() {
+        let sw = std::str::from_utf8(find("/sw.js").expect("sw.js").body).expect("UTF-8");
+        let list = &sw[sw.find("const FILES = [").expect("its list")..];
+        let list = &list[..list.find("];").expect("the list's end")];
+        let mut listed: Vec<&str> = list.split('\'').skip(1).step_by(2).collect();
+        listed.sort_unstable();
+        let mut files: Vec<&str> = ASSETS
+            .iter()
+            .map(|a| if a.path == "/index.html" { "/" } else { a.path })
+            .filter(|p| *p != "/sw.js")
+            .collect();
+        files.sort_unstable();
+        assert_eq!(listed, files);
     }
 
     /// Adding a game touches its board module and the games list only: the

@@ -24,13 +24,15 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Longest search a request may ask for: a runaway request cannot hang the worker.
+/// Longest search a request may ask for: every search ends by itself
+/// (fixed-depth ones included), besides the page's stop.
 const MAX_MOVETIME_MS: u64 = 600_000;
 /// Transposition table of an in-browser engine, MB: memory a phone has.
 const TABLE_MB: usize = 16;
 /// Engines kept between calls (their tables make the next move faster).
 const KEPT_ENGINES: usize = 4;
-/// The tuner's bounds in a browser: a run stays minutes, not hours.
+/// The tuner's bounds in a browser: a large run can still last long; the
+/// page shows its progress and can stop it, keeping what it finished.
 const MAX_GENERATIONS: u64 = 200;
 const MAX_POPULATION: u64 = 64;
 
@@ -299,6 +301,8 @@ fn think(request: &Value) -> Result<Value, String> {
             Limits::depth(depth)
         };
     }
+    let cap = Duration::from_millis(MAX_MOVETIME_MS);
+    limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
     let side = game.side_to_move();
     let thought = with_engine(&spec, request, table_mb, |engine| {
         engine.think(game.as_ref(), &limits, &mut |line| {
@@ -333,7 +337,11 @@ fn think(request: &Value) -> Result<Value, String> {
 fn bench(request: &Value) -> Result<Value, String> {
     let name = text(request, "game")?.ok_or("the request names no \"game\"")?;
     let spec = GameSpec::lookup(name, text(request, "variant")?).map_err(|e| e.to_string())?;
-    let depth = number(request, "depth")?.map_or(spec.info.bench_depth, |d| d.clamp(1, 40) as u32);
+    let depth = match number(request, "depth")? {
+        None => spec.info.bench_depth,
+        Some(depth @ 1..=40) => depth as u32,
+        Some(depth) => return Err(format!("\"depth\" {depth}: between 1 and 40")),
+    };
     let limits = Limits::depth(depth);
     let choice = EngineChoice {
         profile: Profile::Level(Level::Expert),

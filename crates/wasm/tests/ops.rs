@@ -164,7 +164,20 @@ fn a_small_tuning_run_reports_every_generation() {
     assert!(message.contains("generations"), "{message}");
 }
 
-/// Garbage never panics: every answer is JSON, an error or a result.
+/// The virus game's endgame solver runs at `expert` and `master`: on the
+/// clock the browser build provides (it once used std's, which panics there).
+#[test]
+fn the_virus_endgame_solver_plays_at_the_top_levels() {
+    for level in ["expert", "master"] {
+        let answer = ask(
+            json!({"op": "think", "game": "virus", "variant": "4x4", "level": level, "movetime_ms": 500}),
+        );
+        assert!(answer["best"].is_string(), "{level}: {answer}");
+    }
+}
+
+/// Garbage never panics: random text, and random requests whose fields have
+/// random values of every JSON kind, all get a JSON object back.
 #[test]
 fn random_requests_get_json_answers() {
     let mut rng = Rng::new(11);
@@ -191,7 +204,7 @@ fn random_requests_get_json_answers() {
         "\"W:W1:B2\"",
         "\"positions\"",
     ];
-    for _ in 0..2000 {
+    for _ in 0..500 {
         let len = rng.below(12) as usize;
         let text: String = (0..len)
             .map(|_| pieces[rng.below(pieces.len() as u64) as usize])
@@ -199,4 +212,83 @@ fn random_requests_get_json_answers() {
         let answer: Value = serde_json::from_str(&call(&text)).expect("JSON");
         assert!(answer.is_object(), "{text} -> {answer}");
     }
+    let ops = [
+        "games",
+        "state",
+        "positions",
+        "think",
+        "bench",
+        "tune",
+        "nope",
+    ];
+    let games = [
+        "escampe",
+        "draughts",
+        "abalone",
+        "virus",
+        "ataxx",
+        "virus/4x4",
+        "go",
+        "",
+    ];
+    let keys = [
+        "variant",
+        "start",
+        "moves",
+        "level",
+        "weights",
+        "movetime_ms",
+        "depth",
+        "seed",
+        "table_mb",
+        "analysis",
+        "generations",
+        "population",
+        "games",
+        "method",
+        "steps",
+    ];
+    let mut answered = 0;
+    for _ in 0..400 {
+        let mut request = serde_json::Map::new();
+        request.insert(
+            "op".into(),
+            json!(ops[rng.below(ops.len() as u64) as usize]),
+        );
+        request.insert(
+            "game".into(),
+            json!(games[rng.below(games.len() as u64) as usize]),
+        );
+        for key in keys {
+            if rng.below(4) != 0 {
+                continue;
+            }
+            let value = match rng.below(8) {
+                0 => json!(null),
+                1 => json!(rng.below(3)),
+                2 => json!(-1),
+                3 => json!(1e300),
+                4 => json!("x5o/7/7/7/7/7/o5x x"),
+                5 => json!(["a1", 3, null]),
+                6 => json!([1.5, -2.0]),
+                _ => json!({"nested": true}),
+            };
+            request.insert(key.into(), value);
+        }
+        // Keep every search short (depth 1); the long runs (bench, tune)
+        // have tests of their own: here their bounds are checked first.
+        request.insert("depth".into(), json!(1));
+        if matches!(request["op"].as_str(), Some("bench" | "tune")) {
+            request.insert("generations".into(), json!(100_000));
+            request.insert("depth".into(), json!(99));
+        }
+        let text = Value::Object(request).to_string();
+        let answer: Value = serde_json::from_str(&call(&text)).expect("JSON");
+        assert!(answer.is_object(), "{text} -> {answer}");
+        if answer.get("error").is_none() {
+            answered += 1;
+        }
+    }
+    // Both sides were exercised: refusals, and requests that went through.
+    assert!(answered > 20, "only {answered} requests were answered");
 }

@@ -19,12 +19,13 @@ mod table;
 use crate::bits::{Bits, Indices};
 use crate::{Move, Square, Virus};
 use plateau_core::Side;
+use plateau_core::time::Instant;
 use search::Search;
 use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use table::BoundTable;
 
 /// How to solve.

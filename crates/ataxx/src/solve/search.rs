@@ -9,8 +9,9 @@
 use super::symmetry::{self, Symmetry};
 use super::table::{BoundTable, Found, NO_MOVE};
 use crate::bits::{Geometry, Indices};
+use plateau_core::time::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Positions with fewer empty cells are searched without the table: finding
 /// them again is cheaper than storing them.

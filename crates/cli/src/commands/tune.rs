@@ -192,6 +192,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("tune-{}-{}", spec.info.name, args.seed)));
+    if out.as_os_str().is_empty() {
+        anyhow::bail!("--out needs a directory: the run's generations are written there");
+    }
     let mut config = TuneConfig::seed_defaults(spec, out.clone());
     let (start, label) = start_weights(&spec, &args.start)?;
     config.anchor = match args.anchor.as_deref() {
