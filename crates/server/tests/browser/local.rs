@@ -13,17 +13,10 @@ fn a_whole_game_against_the_computer_in_this_browser_with_the_server_stopped() {
         return;
     };
     let page = h.person();
-    page.goto(&format!("{}/", h.base()));
-    page.wait_for("!!document.querySelector('input[name=game]')");
-    page.click("input[name=game][value='virus']");
-    set_select(&page, "variant", "5x5");
-    page.click("input[name=opponent][value='browser']");
-    set_select(&page, "level", "medium");
-    page.click("input[name=colour][value='white']");
-    page.click("form button[type=submit]");
-    page.wait_for(
-        "location.pathname.startsWith('/local/') && document.querySelector('.game[data-version]') \
-         && document.querySelectorAll('.board .cell').length === 25",
+    start_local_game(&page, &h.base(), "virus", Some("5x5"), "medium", "white");
+    assert_eq!(
+        page.eval("document.querySelectorAll('.board .cell').length"),
+        25
     );
     assert_eq!(
         page.eval("!!document.querySelector('[data-local=true]')"),
@@ -56,10 +49,20 @@ fn a_whole_game_against_the_computer_in_this_browser_with_the_server_stopped() {
 }
 
 /// Starts a game against the computer in this browser from the home page.
-fn start_local_game(page: &Page, base: &str, game: &str, level: &str, colour: &str) {
+fn start_local_game(
+    page: &Page,
+    base: &str,
+    game: &str,
+    variant: Option<&str>,
+    level: &str,
+    colour: &str,
+) {
     page.goto(&format!("{base}/"));
     page.wait_for("!!document.querySelector('input[name=game]')");
     page.click(&format!("input[name=game][value='{game}']"));
+    if let Some(variant) = variant {
+        set_select(page, "variant", variant);
+    }
     page.click("input[name=opponent][value='browser']");
     set_select(page, "level", level);
     page.click(&format!("input[name=colour][value='{colour}']"));
@@ -78,7 +81,7 @@ fn escampe_placement_against_the_computer_in_this_browser() {
         return;
     };
     let page = h.person();
-    start_local_game(&page, &h.base(), "escampe", "beginner", "black");
+    start_local_game(&page, &h.base(), "escampe", None, "beginner", "black");
     page.wait_for(MY_TURN);
     page.click(".placement [data-layout]");
     page.wait_for("document.querySelectorAll('.board .cell.selected').length === 6");
@@ -106,7 +109,7 @@ fn move_now_plays_the_best_move_found_so_far() {
         return;
     };
     let page = h.person();
-    start_local_game(&page, &h.base(), "ataxx", "master", "black");
+    start_local_game(&page, &h.base(), "ataxx", None, "master", "black");
     // Ataxx: Black (x) moves first: our move, then the computer thinks 2 s.
     page.wait_for(MY_TURN);
     play_a_move(&page);
