@@ -704,7 +704,10 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     if (backend.local) {
       share.replaceChildren(
         h('div', { class: 'local-note', 'data-local': 'true' }, 'The computer runs in this browser: this game needs no server, and it is kept on this device.'),
-        h('div', {}, h('a', { class: 'btn', href: analysisLink(state.position), 'data-link': true, 'data-action': 'analyse' }, 'Analyse this position')));
+        h('div', {},
+          h('a', { class: 'btn', href: analysisLink(state.position), 'data-link': true, 'data-action': 'analyse' }, 'Analyse this position'),
+          ' ',
+          backend.canSave() ? h('button', { class: 'btn', type: 'button', 'data-action': 'save-room', title: 'Go on with this game on the server, against its computer at the same level', onclick: saveAsRoom }, 'Continue on the server') : ''));
       return;
     }
     const link = `${location.origin}/r/${code}`;
@@ -763,6 +766,17 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
         h('input', { type: 'text', readonly: true, value: replayText, 'aria-label': 'This position as text', onfocus: (e) => e.target.select() }));
     }
     replayBar.replaceChildren(...items);
+  }
+
+  /** A local game carried over to a room on the server. */
+  async function saveAsRoom() {
+    try {
+      const room = await backend.saveAsRoom();
+      store.remember({ code: room.code, game: room.game, variant: room.variant || undefined, title: room.title, tokens: { [room.seat]: room.token }, opponent: 'ai', level: room.level });
+      navigate(`/r/${room.code}`);
+    } catch (err) {
+      setHint(err.message, true);
+    }
   }
 
   /** The analysis board on `position` of this game. */

@@ -3,7 +3,7 @@
 // reaches the server. A local game speaks the same interface as a server
 // room (server.js), so the room view (game.js) draws both.
 
-import { ApiError } from './api.js';
+import { ApiError, api } from './api.js';
 import { EngineStopped, sharedEngine } from './engine.js';
 
 const KEY = 'plateau.local';
@@ -275,6 +275,23 @@ export function localBackend(id) {
 
     async join() {
       throw new ApiError(409, 'both seats of a local game are taken');
+    },
+
+    /** Whether the server could go on with this game (its levels, not a trained generation's weights). */
+    canSave() {
+      return Boolean(record) && !record.weights && status() === 'playing' && record.moves.length > 0 && !record.start;
+    },
+
+    /** Carries the game over to a room on the server, against its computer at the same level. */
+    async saveAsRoom() {
+      await ready;
+      if (!this.canSave()) throw new ApiError(409, 'this game cannot be carried over to the server');
+      if (thinking) engine.stop();
+      const answer = await api.create({
+        game: record.game, variant: record.variant || undefined, opponent: 'ai', level: record.level,
+        seat: record.human, moves: record.moves,
+      });
+      return { ...answer, game: record.game, variant: record.variant, title: record.title, level: record.level };
     },
 
     /** Ends the computer's search now: it plays the best move of its deepest finished iteration. */

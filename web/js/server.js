@@ -18,6 +18,8 @@ export function serverBackend(code) {
     check: (token, move) => api.check(code, token, move),
     join: () => api.join(code),
     moveNow() {},
+    canSave: () => false,
+    saveAsRoom: async () => { throw new Error('already on the server'); },
     openStream: (options) => openStream({ code, ...options }),
   };
 }

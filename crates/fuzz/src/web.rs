@@ -19,9 +19,13 @@ pub fn api_json(data: &[u8]) {
                 return;
             };
             if let Ok(room) = request.check() {
-                let game = room.spec.new_game();
+                let mut game = room.spec.new_game();
                 assert_eq!(game.name(), room.spec.full_name());
                 assert!(!game.legal_moves().is_empty(), "a new room's game is over");
+                // A carried-over game's moves were each checked legal.
+                for mv in &room.moves {
+                    assert!(game.play(mv).is_ok(), "{mv} was accepted");
+                }
             }
         }
         1 => {

@@ -128,7 +128,14 @@ pub struct CreateRoom {
     /// A time control; none by default.
     #[serde(default)]
     clock: Option<crate::clock::ClockRequest>,
+    /// The game so far, from the start (against the AI only): a game played
+    /// against the computer in the browser, saved to go on here.
+    #[serde(default)]
+    moves: Option<Vec<String>>,
 }
+
+/// Moves a new room may be created with.
+const MAX_CARRIED_MOVES: usize = 1000;
 
 fn random_side() -> Side {
     let mut byte = [0u8; 1];
@@ -142,13 +149,15 @@ fn random_side() -> Side {
 /// asked for (`None`: drawn at random) and the AI's level when the opponent is
 /// the AI. Apart from the handler so that the fuzz targets (`plateau-fuzz`)
 /// check every body without a server.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RoomChoice {
     pub spec: GameSpec,
     pub seat: Option<Side>,
     pub ai: Option<Level>,
     /// The time control, not yet running.
     pub clock: Option<crate::clock::ClockState>,
+    /// The moves the room starts with, as the game writes them, each legal.
+    pub moves: Vec<String>,
 }
 
 impl CreateRoom {
@@ -185,12 +194,52 @@ impl CreateRoom {
             Some(control) => Some(control.build().map_err(ApiError::unprocessable)?),
             None => None,
         };
+        let moves = self.carried_moves(spec, ai.is_some(), clock.is_some())?;
         Ok(RoomChoice {
             spec,
             seat,
             ai,
             clock,
+            moves,
         })
+    }
+
+    /// The moves a game carried over starts with, replayed and checked.
+    fn carried_moves(
+        &self,
+        spec: GameSpec,
+        against_ai: bool,
+        clocked: bool,
+    ) -> Result<Vec<String>, ApiError> {
+        let Some(moves) = self.moves.as_ref().filter(|m| !m.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        if !against_ai {
+            return Err(ApiError::unprocessable(
+                "moves: only a game against the computer can be carried over",
+            ));
+        }
+        if clocked {
+            return Err(ApiError::unprocessable(
+                "moves: a game carried over has no clock",
+            ));
+        }
+        if moves.len() > MAX_CARRIED_MOVES {
+            return Err(ApiError::unprocessable(format!(
+                "moves: {} moves, at most {MAX_CARRIED_MOVES}",
+                moves.len()
+            )));
+        }
+        let mut game = spec.new_game();
+        let mut played = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            check_move_text(text)?;
+            let written = game.play(text).map_err(|e| {
+                ApiError::unprocessable(format!("moves: move {} ({text}): {e}", i + 1))
+            })?;
+            played.push(written);
+        }
+        Ok(played)
     }
 }
 
@@ -203,6 +252,7 @@ pub async fn create_room(
     state.limit(peer.ip(), Kind::CreateRoom)?;
     let choice = request.check()?;
     let spec = choice.spec;
+    let carried = !choice.moves.is_empty();
     let seat = choice.seat.unwrap_or_else(random_side);
     let ai = choice.ai.map(|level| (!seat, level));
     let clock = choice.clock;
@@ -229,7 +279,8 @@ pub async fn create_room(
             clock: room.data.clock.map(|c| c.stored()),
             now: room.data.created_at,
             creator: peer.ip().to_string(),
-            ai_due: room.data.ai_to_move().then(crate::clock::now_ms),
+            // A carried-over game's moves come next: the AI's turn is known then.
+            ai_due: (room.data.ai_to_move() && !carried).then(crate::clock::now_ms),
         };
         let event = room.state().to_string();
         if state
@@ -240,9 +291,12 @@ pub async fn create_room(
         }
     };
     let code = room.data.code.clone();
-    let ai_first = room.data.ai_to_move();
+    let ai_first = room.data.ai_to_move() && !carried;
     let deadline = room.data.clock.and_then(|c| c.deadline());
     state.cache(room);
+    if carried {
+        carry_over(&state, &code, &choice.moves).await?;
+    }
     if ai_first {
         state.ai_wake.notify_one();
     }
@@ -254,6 +308,38 @@ pub async fn create_room(
         Json(json!({ "code": code, "seat": side_name(seat), "token": token })),
     )
         .into_response())
+}
+
+/// Plays a carried-over game's moves in the new room, in one change (the
+/// room's version 2), before anyone else knows its code.
+async fn carry_over(state: &Arc<AppState>, code: &str, moves: &[String]) -> Result<(), ApiError> {
+    let Some(mut room) = state.own_room(code).await? else {
+        return Err(ApiError::internal("the new room vanished"));
+    };
+    let mut next = room.data.clone();
+    let mut changes = Vec::with_capacity(moves.len() + 1);
+    for text in moves {
+        let played = next
+            .game
+            .play(text)
+            .map_err(|e| ApiError::unprocessable(format!("moves: {text}: {e}")))?;
+        let ply = next.game.history().len() as u32;
+        changes.push(Change::Move { ply, text: played });
+    }
+    if let Some(outcome) = next.game.outcome() {
+        next.status = Status::Finished;
+        next.result = Some(GameResult {
+            winner: outcome.winner,
+            reason: outcome.reason.to_string(),
+        });
+        changes.push(Change::Status {
+            status: Status::Finished.name().to_string(),
+            winner: outcome.winner.map(|s| side_name(s).to_string()),
+            reason: Some(outcome.reason.to_string()),
+        });
+    }
+    state.commit(&mut room, next, changes).await?;
+    Ok(())
 }
 
 #[derive(Deserialize, Default)]

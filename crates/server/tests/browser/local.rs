@@ -490,3 +490,36 @@ fn the_set_up_editor_builds_a_position_for_the_engine() {
     );
     h.assert_no_page_errors();
 }
+
+/// A game against the in-browser computer continues on the server: a room
+/// against the server's computer at the same level, with the same moves, the
+/// person in the same seat.
+#[test]
+fn a_local_game_continues_on_the_server() {
+    let Some(h) = harness("carry-over") else {
+        return;
+    };
+    let page = h.person();
+    start_local_game(&page, &h.base(), "ataxx", None, "beginner", "black");
+    play_a_move(&page);
+    wait_moves(&page, 2);
+    page.wait_for(MY_TURN);
+    let local: Vec<String> = serde_json::from_value(
+        page.eval("JSON.parse(localStorage.getItem('plateau.local'))[0].moves"),
+    )
+    .expect("the local moves");
+    page.click("[data-action=save-room]");
+    page.wait_for(
+        "location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') \
+         && document.querySelector('.game').dataset.seat === 'black'",
+    );
+    let moves: Vec<String> = serde_json::from_value(
+        page.eval("[...document.querySelectorAll('.moves [data-ply]')].map((p) => p.textContent)"),
+    )
+    .expect("the room's moves");
+    assert_eq!(moves[..local.len()], local[..]);
+    // The server's computer plays on: our move, then its reply.
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    h.assert_no_page_errors();
+}

@@ -647,3 +647,43 @@ async fn a_burst_of_master_rooms_from_one_address_waits_its_turn() {
     assert!(saw_place, "a waiting room shows its place in line");
     server.stop().await;
 }
+
+/// A game played against the computer elsewhere (the browser) is carried
+/// over: the room starts with its moves, checked, and the AI answers when it
+/// is its turn; bad carried moves are refused by name and make no room.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_carried_over_starts_with_its_moves() {
+    let server = TestServer::start(&test_db!("carry"), test_config()).await;
+    // Ataxx: Black moves first; three moves in, White (the AI) is to move.
+    let (code, seat, token) = create(
+        &server,
+        json!({"game": "ataxx", "opponent": "ai", "level": "beginner", "seat": "black",
+               "moves": ["f2", "b2", "e3"]}),
+    )
+    .await;
+    assert_eq!(seat, "black");
+    let now = wait_for_moves(&server, &code, 4).await;
+    let moves: Vec<&str> = now["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!(&moves[..3], ["f2", "b2", "e3"]);
+    assert_eq!(now["side_to_move"], "black");
+    // The person plays on.
+    let mv = now["legal_moves"][0].as_str().unwrap().to_string();
+    let (status, body) = play(&server, &code, &token, now["version"].as_u64().unwrap(), &mv).await;
+    assert_eq!(status, 200, "{body}");
+    // Refusals name the move; no room is made.
+    for (body, expected) in [
+        (json!({"game": "ataxx", "opponent": "ai", "moves": ["f2", "f2"]}), "move 2 (f2)"),
+        (json!({"game": "ataxx", "moves": ["f2"]}), "against the computer"),
+        (json!({"game": "ataxx", "opponent": "ai", "moves": ["f2"], "clock": {"initial_s": 60, "increment_s": 0}}), "no clock"),
+        (json!({"game": "ataxx", "opponent": "ai", "moves": vec!["f2"; 1001]}), "at most 1000"),
+    ] {
+        let (status, value) = post(&server.url("/api/rooms"), body).await;
+        assert_eq!(status, 422, "{value}");
+        assert!(value["error"].as_str().unwrap().contains(expected), "{value}");
+    }
+    // The replay starts from the game's start: the carried moves are history.
+    let (status, replay) = get(&server.url(&format!("/api/rooms/{code}/positions"))).await;
+    assert_eq!(status, 200, "{replay}");
+    assert!(replay["positions"].as_array().unwrap().len() >= 6);
+    server.stop().await;
+}
