@@ -293,34 +293,46 @@ export function analysisView(root, { navigate, query }) {
     if (!editing) drawArrow();
   }
 
-  /** The best move as an arrow from its first cell to its last. */
+  /**
+   * The best move as an arrow from the first cell it names to the last (a
+   * ring on a one-cell move, an Ataxx clone), and the expected reply as a
+   * fainter one.
+   */
   function drawArrow() {
-    const move = line && line.pv[0];
-    if (!move || !board || !board.lastCells) return;
-    const cells = board.lastCells(move, model).filter((c) => svg.querySelector(`.cell[data-cell="${CSS.escape(c)}"]`));
-    if (cells.length < 2) return;
+    if (!line || !board || !board.lastCells) return;
+    const ns = 'http://www.w3.org/2000/svg';
+    const matrix = svg.getScreenCTM();
+    if (!matrix) return;
     const centre = (id) => {
       const el = svg.querySelector(`.cell[data-cell="${CSS.escape(id)}"]`);
+      if (!el) return null;
       const box = el.getBoundingClientRect();
-      const matrix = svg.getScreenCTM();
-      if (!matrix || !box.width) return null;
+      if (!box.width) return null;
       return new DOMPoint(box.x + box.width / 2, box.y + box.height / 2).matrixTransform(matrix.inverse());
     };
-    const from = centre(cells[0]);
-    const to = centre(cells[cells.length - 1]);
-    if (!from || !to) return;
     const [, , width] = svg.getAttribute('viewBox').split(/\s+/).map(Number);
-    const stroke = width / 60;
-    const ns = 'http://www.w3.org/2000/svg';
     const defs = document.createElementNS(ns, 'defs');
-    defs.innerHTML = `<marker id="arrow-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>`;
-    const arrow = document.createElementNS(ns, 'line');
-    arrow.setAttribute('class', 'best-arrow');
-    arrow.setAttribute('data-move', move);
-    for (const [key, value] of Object.entries({ x1: from.x, y1: from.y, x2: to.x, y2: to.y, 'stroke-width': stroke, 'marker-end': 'url(#arrow-head)' })) {
-      arrow.setAttribute(key, String(value));
-    }
-    svg.append(defs, arrow);
+    defs.innerHTML = '<marker id="arrow-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>'
+      + '<marker id="reply-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="reply-head"/></marker>';
+    svg.append(defs);
+    const mark = (move, kind, head) => {
+      if (!move) return;
+      // The cells the move names, in order (not the board's whole highlight).
+      const points = board.lastCells(move, null).map(centre).filter(Boolean);
+      if (!points.length) return;
+      const from = points[0];
+      const to = points[points.length - 1];
+      const shape = document.createElementNS(ns, points.length > 1 ? 'line' : 'circle');
+      const attributes = points.length > 1
+        ? { x1: from.x, y1: from.y, x2: to.x, y2: to.y, 'marker-end': `url(#${head})` }
+        : { cx: from.x, cy: from.y, r: width / 25, fill: 'none' };
+      for (const [key, value] of Object.entries({ class: kind, 'data-move': move, 'stroke-width': width / 60, ...attributes })) {
+        shape.setAttribute(key, String(value));
+      }
+      svg.append(shape);
+    };
+    mark(line.pv[1], 'reply-arrow', 'reply-head');
+    mark(line.pv[0], 'best-arrow', 'arrow-head');
   }
 
   // The catalogue comes from the engine itself: the board works offline.

@@ -326,18 +326,7 @@ async fn carry_over(state: &Arc<AppState>, code: &str, moves: &[String]) -> Resu
         let ply = next.game.history().len() as u32;
         changes.push(Change::Move { ply, text: played });
     }
-    if let Some(outcome) = next.game.outcome() {
-        next.status = Status::Finished;
-        next.result = Some(GameResult {
-            winner: outcome.winner,
-            reason: outcome.reason.to_string(),
-        });
-        changes.push(Change::Status {
-            status: Status::Finished.name().to_string(),
-            winner: outcome.winner.map(|s| side_name(s).to_string()),
-            reason: Some(outcome.reason.to_string()),
-        });
-    }
+    finish_if_over(&mut next, &mut changes);
     state.commit(&mut room, next, changes).await?;
     Ok(())
 }
@@ -512,6 +501,12 @@ pub(crate) async fn apply_move(
         clock.after_move(seat, to_move, crate::clock::now_ms());
         changes.push(clock.change());
     }
+    finish_if_over(&mut next, &mut changes);
+    state.commit(room, next, changes).await
+}
+
+/// Ends the room when its game is over by the rules: status and result.
+fn finish_if_over(next: &mut RoomData, changes: &mut Vec<Change>) {
     if let Some(outcome) = next.game.outcome() {
         next.status = Status::Finished;
         next.result = Some(GameResult {
@@ -524,7 +519,6 @@ pub(crate) async fn apply_move(
             reason: Some(outcome.reason.to_string()),
         });
     }
-    state.commit(room, next, changes).await
 }
 
 /// `POST /api/rooms/{code}/resign`.

@@ -78,9 +78,10 @@ fn respond(asset: &'static Asset, headers: &HeaderMap) -> Response {
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
+        // Weak comparison (RFC 9110): a proxy may have weakened the tag.
         .is_some_and(|tags| {
             tags.split(',')
-                .any(|t| t.trim().as_bytes() == etag.as_bytes())
+                .any(|t| t.trim().trim_start_matches("W/").as_bytes() == etag.as_bytes())
         });
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()

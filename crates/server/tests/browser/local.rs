@@ -196,6 +196,12 @@ fn the_analysis_board_reaches_depth_8_with_a_pv_on_draughts_within_5_s() {
     );
     assert!(!pv.as_str().unwrap_or("").is_empty());
     page.wait_for("!!document.querySelector('.board .best-arrow')");
+    // The expected reply too, fainter, and the arrow is the PV's first move.
+    page.wait_for("!!document.querySelector('.board .reply-arrow')");
+    assert_eq!(
+        page.eval("document.querySelector('.board .best-arrow').dataset.move === document.querySelector('.analysis').dataset.pv.split(' ')[0]"),
+        true
+    );
     let bar = page.eval("+document.querySelector('.eval-bar').getAttribute('aria-valuenow')");
     assert!(bar.as_f64().is_some_and(|v| (0.0..=100.0).contains(&v)));
     // The position shown is the one asked for.
@@ -414,11 +420,20 @@ fn the_engine_module_is_served_compressed_with_its_type_and_policy() {
         let again = client
             .get(server.url("/engine/plateau.wasm"))
             .header("accept-encoding", "gzip")
-            .header("if-none-match", etag)
+            .header("if-none-match", etag.clone())
             .send()
             .await
             .unwrap();
         assert_eq!(again.status().as_u16(), 304);
+        // A tag a proxy weakened still revalidates.
+        let weak = client
+            .get(server.url("/engine/plateau.wasm"))
+            .header("accept-encoding", "gzip")
+            .header("if-none-match", format!("W/{}", etag.to_str().unwrap()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(weak.status().as_u16(), 304);
         let refused = client
             .get(server.url("/engine/plateau.wasm"))
             .header("accept-encoding", "gzip;q=0, identity")
