@@ -50,20 +50,25 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   // The API (moves, event streams) always goes to the server, untouched.
   if (request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  // Every address of the page (/r/CODE, /local/ID, /analysis...) is the page.
+  const key = request.mode === 'navigate' ? '/' : request;
+  const kept = () => caches.open(CACHE).then((cache) => cache.match(key, { ignoreSearch: request.mode === 'navigate' }));
   event.respondWith((async () => {
+    let response;
     try {
-      const response = await fetch(request);
-      if (response.ok && request.mode !== 'navigate') {
-        const copy = response.clone();
-        caches.open(CACHE).then((cache) => cache.put(request, copy)).catch(() => {});
-      }
-      return response;
+      response = await fetch(request);
     } catch (err) {
-      const cache = await caches.open(CACHE);
-      // Every address of the page (/r/CODE, /local/ID, /analysis...) is the page.
-      const kept = await cache.match(request.mode === 'navigate' ? '/' : request, { ignoreSearch: request.mode === 'navigate' });
-      if (kept) return kept;
+      const copy = await kept();
+      if (copy) return copy;
       throw err;
     }
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE).then((cache) => cache.put(key, copy)).catch(() => {});
+      return response;
+    }
+    // A proxy in front of a stopped server answers 502-504: the copy is better.
+    if (response.status >= 500) return (await kept()) || response;
+    return response;
   })());
 });

@@ -82,7 +82,12 @@ self.onmessage = async (event) => {
   } catch (err) {
     // A trap (a bug in the engine) leaves the module unusable: load a fresh one.
     answer = { error: `the engine failed: ${panic || err.message}` };
-    ready = load();
+    // The module is unusable after a trap: the page starts a fresh worker.
+    current = null;
+    postMessage({ id, answer });
+    postMessage({ failed: answer.error });
+    self.close();
+    return;
   }
   current = null;
   postMessage({ id, answer });

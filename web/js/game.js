@@ -769,13 +769,19 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
   }
 
   /** A local game carried over to a room on the server. */
+  let saving = false;
+
   async function saveAsRoom() {
+    if (saving) return;
+    saving = true;
     try {
       const room = await backend.saveAsRoom();
       store.remember({ code: room.code, game: room.game, variant: room.variant || undefined, title: room.title, tokens: { [room.seat]: room.token }, opponent: 'ai', level: room.level });
       navigate(`/r/${room.code}`);
     } catch (err) {
       setHint(err.message, true);
+    } finally {
+      saving = false;
     }
   }
 

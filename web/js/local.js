@@ -130,7 +130,11 @@ export function localBackend(id) {
   }
 
   async function compute() {
-    info = await engine.request({ op: 'state', ...request() });
+    const asked = record.moves.join(' ');
+    const answer = await engine.request({ op: 'state', ...request() });
+    // Another tab or a takeback moved the game on meanwhile: its own compute follows.
+    if (record.moves.join(' ') !== asked) return;
+    info = answer;
     if (info.outcome && !record.result) {
       record.result = { winner: info.outcome.winner, reason: info.outcome.reason };
       keep(record);
@@ -139,6 +143,8 @@ export function localBackend(id) {
 
   async function computerMoves() {
     if (thinking || !info || status() !== 'playing' || info.side_to_move === record.human) return;
+    // Only on the position the game is at.
+    if (info.moves.join(' ') !== record.moves.join(' ')) return;
     thinking = true;
     lastInfo = null;
     moveNowAsked = false;
@@ -249,10 +255,14 @@ export function localBackend(id) {
       const last = record.by.lastIndexOf('human');
       if (status() !== 'playing' || last < 0) throw new ApiError(409, 'there is no move of yours to take back');
       if (thinking) engine.stop();
-      record.moves = record.moves.slice(0, last);
+      const moves = record.moves.slice(0, last);
+      // The position first: the game changes only once it is known.
+      const before = await engine.request({ op: 'state', ...request({ moves }) });
+      if (status() !== 'playing') throw new ApiError(409, 'the game is over');
+      record.moves = moves;
       record.by = record.by.slice(0, last);
+      info = before;
       save();
-      await compute();
       emit();
       wake();
       return view();
@@ -286,12 +296,18 @@ export function localBackend(id) {
     async saveAsRoom() {
       await ready;
       if (!this.canSave()) throw new ApiError(409, 'this game cannot be carried over to the server');
-      if (thinking) engine.stop();
+      // The computer here thinks on until the server has the game: if it
+      // cannot be reached, nothing changes.
       const answer = await api.create({
         game: record.game, variant: record.variant || undefined, opponent: 'ai', level: record.level,
         seat: record.human, moves: record.moves,
       });
-      return { ...answer, game: record.game, variant: record.variant, title: record.title, level: record.level };
+      if (thinking) engine.stop();
+      // The game now lives on the server: one copy, not two diverging ones.
+      const carried = { ...answer, game: record.game, variant: record.variant, title: record.title, level: record.level };
+      record.result = { winner: null, reason: `continued on the server in room ${answer.code}` };
+      forgetLocal(record.id);
+      return carried;
     },
 
     /** Ends the computer's search now: it plays the best move of its deepest finished iteration. */

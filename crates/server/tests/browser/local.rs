@@ -538,3 +538,30 @@ fn a_local_game_continues_on_the_server() {
     wait_moves(&page, mine + 1);
     h.assert_no_page_errors();
 }
+
+/// *Continue on the server* with the server away: the reason shows, and the
+/// game goes on in the browser as before.
+#[test]
+fn continuing_on_a_server_that_is_away_changes_nothing() {
+    let Some(mut h) = harness("carry-over-away") else {
+        return;
+    };
+    let page = h.person();
+    start_local_game(&page, &h.base(), "ataxx", None, "medium", "black");
+    play_a_move(&page);
+    wait_moves(&page, 2);
+    page.wait_for(MY_TURN);
+    h.stop_server();
+    page.click("[data-action=save-room]");
+    page.wait_for("document.querySelector('.hint.bad')?.textContent.includes('cannot be reached')");
+    assert!(
+        page.eval("location.pathname")
+            .as_str()
+            .unwrap()
+            .starts_with("/local/")
+    );
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    let kept = page.eval("JSON.parse(localStorage.getItem('plateau.local'))[0].moves.length");
+    assert_eq!(kept.as_u64(), Some(mine + 1), "the game is still kept here");
+}
