@@ -29,8 +29,7 @@ export class LocalEngine {
       const error = new Error(`the engine's worker failed: ${event.message || 'its script could not be loaded'}`);
       this.failed = true;
       this.onFailed(error);
-      for (const [, job] of this.pending) job.reject(error);
-      this.pending.clear();
+      this.rejectAll(error);
     };
   }
 
@@ -43,8 +42,7 @@ export class LocalEngine {
       const error = new Error(message.failed);
       this.failed = true;
       this.onFailed(error);
-      for (const [, job] of this.pending) job.reject(error);
-      this.pending.clear();
+      this.rejectAll(error);
       return;
     }
     const job = this.pending.get(message.id);
@@ -74,6 +72,12 @@ export class LocalEngine {
     });
   }
 
+  /** Fails every request under way with `error`. */
+  rejectAll(error) {
+    for (const [, job] of this.pending) job.reject(error);
+    this.pending.clear();
+  }
+
   /** Whether a request is under way. */
   busy() {
     return this.pending.size > 0;
@@ -87,15 +91,13 @@ export class LocalEngine {
   stop() {
     if (!this.pending.size) return;
     this.worker.terminate();
-    for (const [, job] of this.pending) job.reject(new EngineStopped());
-    this.pending.clear();
+    this.rejectAll(new EngineStopped());
     this.spawn();
   }
 
   close() {
     this.worker.terminate();
-    for (const [, job] of this.pending) job.reject(new EngineStopped());
-    this.pending.clear();
+    this.rejectAll(new EngineStopped());
   }
 }
 

@@ -152,6 +152,12 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     render();
   }
 
+  /** The in-browser computer's best move so far (what "Move now" plays), or ''. */
+  function aiBest() {
+    const seen = state && state.ai && state.ai.info;
+    return seen && seen.pv.length ? seen.pv[0] : '';
+  }
+
   function thinking() {
     return Boolean(state && state.status === 'playing' && state.ai && state.side_to_move === state.ai.seat);
   }
@@ -167,7 +173,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     if (state && next.version === state.version && backend.local) {
       // The local engine's progress: the same position, new search figures.
       state = next;
-      section.dataset.aiBest = state.ai && state.ai.info && state.ai.info.pv.length ? state.ai.info.pv[0] : '';
+      section.dataset.aiBest = aiBest();
       renderStatus();
       renderActions();
       return;
@@ -433,8 +439,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     section.dataset.pending = String(pending);
     section.dataset.replay = replayPly === null ? 'live' : String(replayPly);
     section.dataset.game = state.game;
-    // The in-browser computer's best move so far (what "Move now" plays).
-    section.dataset.aiBest = state.ai && state.ai.info && state.ai.info.pv.length ? state.ai.info.pv[0] : '';
+    section.dataset.aiBest = aiBest();
     renderBoard();
     renderPlayers();
     renderStatus();

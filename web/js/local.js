@@ -67,14 +67,22 @@ export function createLocalGame({ game, variant, title, level, side, start, weig
   return record.id;
 }
 
+/**
+ * A kept game with `by`, who played each move ('human' or 'computer'):
+ * takebacks go back to the person's last move.
+ */
+function withMovers(record) {
+  if (!record || (Array.isArray(record.by) && record.by.length === record.moves.length)) return record;
+  return { ...record, by: record.moves.map(() => 'unknown') };
+}
+
+/** The result of a game the rules ended. */
+const resultOf = (outcome) => ({ winner: outcome.winner, reason: outcome.reason });
+
 /** The room interface (server.js) for local game `id`. */
 export function localBackend(id) {
   const engine = sharedEngine();
-  let record = localGame(id);
-  // Who played each move ('human' or 'computer'): takebacks go back to the person's last move.
-  if (record && (!Array.isArray(record.by) || record.by.length !== record.moves.length)) {
-    record.by = record.moves.map(() => 'unknown');
-  }
+  let record = withMovers(localGame(id));
   let info = null;
   let thinking = false;
   let lastInfo = null;
@@ -136,7 +144,7 @@ export function localBackend(id) {
     if (record.moves.join(' ') !== asked) return;
     info = answer;
     if (info.outcome && !record.result) {
-      record.result = { winner: info.outcome.winner, reason: info.outcome.reason };
+      record.result = resultOf(info.outcome);
       keep(record);
     }
   }
@@ -231,7 +239,7 @@ export function localBackend(id) {
       record.moves = next.moves;
       record.by = [...record.by, 'human'];
       info = next;
-      if (info.outcome) record.result = { winner: info.outcome.winner, reason: info.outcome.reason };
+      if (info.outcome) record.result = resultOf(info.outcome);
       save();
       wake();
       return view();
@@ -326,7 +334,7 @@ export function localBackend(id) {
         const newer = localGame(id);
         if (!newer || newer.version <= record.version) return;
         if (thinking) engine.stop();
-        record = { ...newer, by: Array.isArray(newer.by) && newer.by.length === newer.moves.length ? newer.by : newer.moves.map(() => 'unknown') };
+        record = withMovers(newer);
         compute().then(() => { emit(); wake(); }, (err) => { if (onError) onError(err); });
       };
       window.addEventListener('storage', onStorage);
