@@ -4,8 +4,8 @@
 use crate::engine::{AnyEngine, Profile};
 use crate::virus_endgame::VirusEndgame;
 use crate::{
-    GameInfo, GameSpec, NetSupport, SideInfo, SolveOptions, SolveReport, Tuning, VariantInfo,
-    engine, erase,
+    CertificateCheck, GameInfo, GameSpec, NetSupport, SideInfo, SolveOptions, SolveReport, Tuning,
+    VariantInfo, engine, erase,
 };
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
@@ -119,9 +119,37 @@ fn virus_solve(
     let settings = exact::SolveOptions {
         table_mb: options.table_mb,
         time_limit: options.time_limit,
+        threads: options.threads.max(1),
+        checkpoint: options.checkpoint.clone(),
+        checkpoint_every: options.checkpoint_every,
         ..exact::SolveOptions::default()
     };
-    let solution = exact::solve(virus, &settings, &mut |p| progress(&p.to_string()));
+    let mut solver = exact::Solver::new(settings);
+    if let Some(path) = &options.checkpoint
+        && path.exists()
+    {
+        let entries = solver.resume(virus, path)?;
+        progress(&format!(
+            "checkpoint {}: {entries} table entries read",
+            path.display()
+        ));
+    }
+    let solution = solver.solve(virus, &mut |p| progress(&p.to_string()));
+    let certificate = match &options.certificate {
+        Some(path) => {
+            let started = plateau_core::time::Instant::now();
+            progress(&format!(
+                "certificate: writing the proof of [{:+}, {:+}], leaves at {} empty cells",
+                solution.lower, solution.upper, options.certificate_leaf
+            ));
+            let certificate = solver.certificate(virus, &solution, options.certificate_leaf)?;
+            let bytes = certificate.to_bytes();
+            std::fs::write(path, &bytes)
+                .map_err(|e| format!("cannot write the certificate {}: {e}", path.display()))?;
+            Some((bytes.len() as u64, started.elapsed()))
+        }
+        None => None,
+    };
     Ok(SolveReport {
         position: virus.to_text(),
         side_to_move: solution.side_to_move,
@@ -133,6 +161,26 @@ fn virus_solve(
         depth: solution.empties,
         nodes: solution.nodes,
         elapsed: solution.elapsed,
+        earlier_nodes: solution.earlier_nodes,
+        earlier_elapsed: solution.earlier_elapsed,
+        certificate,
+    })
+}
+
+/// Checks a virus proof certificate (see `plateau_ataxx::solve::certificate`).
+pub fn verify_virus_certificate(bytes: &[u8]) -> Result<CertificateCheck, String> {
+    let checked = exact::certificate::verify(bytes)?;
+    let game = Virus::from_text(&checked.position).map_err(|e| e.to_string())?;
+    Ok(CertificateCheck {
+        game: format!("virus/{0}x{0}", game.size()),
+        position: checked.position,
+        side_to_move: game.side_to_move(),
+        lower: checked.lower,
+        upper: checked.upper,
+        tree_nodes: checked.tree_nodes,
+        leaves: checked.leaves,
+        leaf_nodes: checked.leaf_nodes,
+        elapsed: checked.elapsed,
     })
 }
 

@@ -27,6 +27,7 @@ mod knowledge;
 mod solve;
 mod virus_endgame;
 
+pub use ataxx::verify_virus_certificate;
 pub use book::{Book, BookConfig, BookMoves, BookProgress};
 pub use engine::{
     AnyEngine, EngineChoice, InfoLine, MAX_TABLE_MB, MAX_THREADS, Profile, Switch, SwitchRow,
@@ -37,7 +38,7 @@ pub use plateau_search::score::describe as describe_score;
 /// Plies to the end of a forced win (positive) or loss (negative) a score says, if any.
 pub use plateau_search::score::plies_to_end;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
-pub use solve::{SolveOptions, SolveReport, Solver};
+pub use solve::{CertificateCheck, SolveOptions, SolveReport, Solver};
 
 use plateau_core::net::{NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Game, PositionError, PositionErrorKind};

@@ -4,15 +4,27 @@
 
 use crate::{GameInfo, GameSpec};
 use plateau_core::Side;
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// How long and with how much memory to solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How long, with how much memory and how many threads to solve, and the
+/// files a long solve keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolveOptions {
     /// Size of the solver's table in MB.
     pub table_mb: usize,
     /// Stop after this long and report the bounds proven so far.
     pub time_limit: Option<Duration>,
+    /// Threads sharing the table.
+    pub threads: usize,
+    /// Resume from this checkpoint if it exists, save to it while solving
+    /// (every `checkpoint_every`) and at the end.
+    pub checkpoint: Option<PathBuf>,
+    pub checkpoint_every: Duration,
+    /// Write a proof certificate of the bounds proven here, leaving positions
+    /// with `certificate_leaf` empty cells or fewer to the checker.
+    pub certificate: Option<PathBuf>,
+    pub certificate_leaf: u32,
 }
 
 impl Default for SolveOptions {
@@ -20,8 +32,30 @@ impl Default for SolveOptions {
         SolveOptions {
             table_mb: 256,
             time_limit: None,
+            threads: 1,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(600),
+            certificate: None,
+            certificate_leaf: 12,
         }
     }
+}
+
+/// What checking a proof certificate found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CertificateCheck {
+    /// The game and variant, e.g. `virus/6x6`, and the position.
+    pub game: String,
+    pub position: String,
+    pub side_to_move: Side,
+    /// The bounds proven on the value for the side to move.
+    pub lower: i32,
+    pub upper: i32,
+    /// Size of the proof: positions walked, leaves searched, nodes searched.
+    pub tree_nodes: u64,
+    pub leaves: u64,
+    pub leaf_nodes: u64,
+    pub elapsed: Duration,
 }
 
 /// What a solve proved, in notation.
@@ -43,6 +77,12 @@ pub struct SolveReport {
     pub depth: u32,
     pub nodes: u64,
     pub elapsed: Duration,
+    /// Nodes and time of the earlier runs this one resumed from a checkpoint.
+    pub earlier_nodes: u64,
+    pub earlier_elapsed: Duration,
+    /// The certificate written, if one was asked for: its size in bytes and
+    /// the time it took.
+    pub certificate: Option<(u64, Duration)>,
 }
 
 impl SolveReport {

@@ -11,20 +11,30 @@
 //! tried first next time. Other moves are ordered so that the opponent has few
 //! replies (a side without a drop loses all the empty cells). Stones with no
 //! empty neighbour can never turn again, which bounds the value cheaply.
+//!
+//! Several threads share the table (`threads`): each runs the same probe,
+//! helpers trying other moves first near the top, and the first to finish
+//! answers it. A long solve can stop and resume: a checkpoint keeps the root's
+//! proven bounds and the whole table ([`Solver::resume`], `checkpoint`). A
+//! solved value comes with a proof certificate that an independent checker
+//! re-verifies ([`certificate`]).
 
+pub mod certificate;
+mod checkpoint;
 mod search;
 mod symmetry;
 mod table;
 
 use crate::bits::{Bits, Indices};
 use crate::{Move, Square, Virus};
-use plateau_core::Side;
 use plateau_core::time::Instant;
+use plateau_core::{Game, Side};
 use search::Search;
 use std::cell::Cell;
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use table::BoundTable;
 
@@ -40,6 +50,15 @@ pub struct SolveOptions {
     pub symmetry: bool,
     /// Set to `true` from another thread to stop early.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Threads sharing the table (1: no helper).
+    pub threads: usize,
+    /// Stop once a thread has searched this many nodes (to interrupt a solve
+    /// at the same place every time, as tests do).
+    pub node_limit: Option<u64>,
+    /// Where to save the proven bounds and the table while the solve runs
+    /// (every `checkpoint_every`) and when it ends.
+    pub checkpoint: Option<PathBuf>,
+    pub checkpoint_every: Duration,
 }
 
 impl Default for SolveOptions {
@@ -49,6 +68,10 @@ impl Default for SolveOptions {
             time_limit: None,
             symmetry: true,
             stop: None,
+            threads: 1,
+            node_limit: None,
+            checkpoint: None,
+            checkpoint_every: Duration::from_secs(600),
         }
     }
 }
@@ -71,6 +94,9 @@ pub struct Solution {
     pub elapsed: Duration,
     /// Empty cells at the start: the most plies the game can last.
     pub empties: u32,
+    /// Nodes and time of the earlier runs this one resumed (zero when fresh).
+    pub earlier_nodes: u64,
+    pub earlier_elapsed: Duration,
 }
 
 impl Solution {
@@ -92,7 +118,10 @@ impl Solution {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Progress {
     /// The solve begins.
-    Start { empties: u32, table_mb: usize },
+    Start {
+        empties: u32,
+        table_mb: usize,
+    },
     /// A probe "is the value at least `beta`?" ended.
     Probe {
         beta: i32,
@@ -109,6 +138,24 @@ pub enum Progress {
         upper: i32,
         nodes: u64,
         elapsed: Duration,
+    },
+    /// The solve starts from a checkpoint.
+    Resumed {
+        lower: i32,
+        upper: i32,
+        entries: usize,
+        nodes: u64,
+        elapsed: Duration,
+    },
+    /// A checkpoint was written (or could not be).
+    Saved {
+        path: PathBuf,
+        entries: usize,
+        elapsed: Duration,
+    },
+    SaveFailed {
+        path: PathBuf,
+        error: String,
     },
     /// The limit was reached before the bounds met.
     Stopped {
@@ -159,6 +206,32 @@ impl fmt::Display for Progress {
                 elapsed.as_secs_f64(),
                 rate(nodes, elapsed)
             ),
+            Progress::Resumed {
+                lower,
+                upper,
+                entries,
+                nodes,
+                elapsed,
+            } => write!(
+                f,
+                "resuming: bounds [{lower:+}, {upper:+}], {entries} table entries, \
+                 {nodes} nodes in {:.1} s before",
+                elapsed.as_secs_f64()
+            ),
+            Progress::Saved {
+                ref path,
+                entries,
+                elapsed,
+            } => write!(
+                f,
+                "checkpoint {}: {entries} entries written in {:.1} s",
+                path.display(),
+                elapsed.as_secs_f64()
+            ),
+            Progress::SaveFailed {
+                ref path,
+                ref error,
+            } => write!(f, "checkpoint {} not written: {error}", path.display()),
             Progress::Stopped {
                 lower,
                 upper,
@@ -184,108 +257,367 @@ pub fn solve(
     options: &SolveOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Solution {
-    let started = Instant::now();
-    let board = game.board();
-    let geo = board.geo;
-    let (me, opp) = (board.us(), board.them());
-    let cells = (geo.n * geo.n) as i32;
-    let empties = board.empty().count();
-    let mut solution = Solution {
-        side_to_move: board.side,
-        lower: -cells,
-        upper: cells,
-        best: None,
-        pv: Vec::new(),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        empties,
-    };
-    if let Some(score) = game.final_score() {
-        let value = solution.for_black(score);
-        solution.lower = value;
-        solution.upper = value;
-        return solution;
+    Solver::new(options.clone()).solve(game, progress)
+}
+
+/// A solve that keeps its table: to resume from a checkpoint first, and to
+/// write a checkpoint or a proof certificate after.
+pub struct Solver {
+    options: SolveOptions,
+    table: BoundTable,
+    resumed: Option<checkpoint::State>,
+}
+
+impl Solver {
+    pub fn new(options: SolveOptions) -> Solver {
+        let table = BoundTable::new(options.table_mb);
+        Solver {
+            options,
+            table,
+            resumed: None,
+        }
     }
-    progress(&Progress::Start {
-        empties,
-        table_mb: options.table_mb,
-    });
 
-    let mut table = BoundTable::new(options.table_mb);
-    // What the heartbeat reports: (beta, lower, upper) of the running probe.
-    let state = Cell::new((0, -cells, cells));
-    let progress = std::cell::RefCell::new(progress);
-    let mut heartbeat = |nodes: u64| {
-        let (beta, lower, upper) = state.get();
-        (progress.borrow_mut())(&Progress::Working {
-            beta,
-            lower,
-            upper,
-            nodes,
-            elapsed: started.elapsed(),
+    /// Loads a checkpoint of `game` written by an earlier run: its proven
+    /// bounds and table entries. Returns how many entries it held.
+    pub fn resume(&mut self, game: &Virus, path: &std::path::Path) -> Result<usize, String> {
+        let cells = game.size() * game.size();
+        let (state, entries) = checkpoint::load(path, &self.table, cells)?;
+        if state.position != game.to_text() {
+            return Err(format!(
+                "checkpoint {} is for the position {}, not {}",
+                path.display(),
+                state.position,
+                game.to_text()
+            ));
+        }
+        self.resumed = Some(state);
+        Ok(entries)
+    }
+
+    /// Writes a checkpoint of `game` with `solution`'s bounds and the table.
+    pub fn save(
+        &self,
+        game: &Virus,
+        solution: &Solution,
+        path: &std::path::Path,
+    ) -> Result<usize, String> {
+        let state = checkpoint::State {
+            position: game.to_text(),
+            lower: solution.lower,
+            upper: solution.upper,
+            best: solution.best.and_then(move_index),
+            nodes: solution.earlier_nodes + solution.nodes,
+            seconds: (solution.earlier_elapsed + solution.elapsed).as_secs_f64(),
+        };
+        checkpoint::save(path, &state, &self.table)
+    }
+
+    /// A certificate of what `solution` proved (see [`certificate`]), built
+    /// from the warm table; positions with `leaf_empties` empty cells or fewer
+    /// are left for the checker to search.
+    pub fn certificate(
+        &self,
+        game: &Virus,
+        solution: &Solution,
+        leaf_empties: u32,
+    ) -> Result<certificate::Certificate, String> {
+        let board = game.board();
+        let mut quiet = |_: u64| {};
+        let mut search = Search::new(board.geo, &self.table, &mut quiet);
+        search.symmetry = self.options.symmetry;
+        certificate::build(
+            &mut search,
+            game,
+            solution.lower,
+            solution.upper,
+            leaf_empties,
+        )
+    }
+
+    /// Solves `game` exactly (or until a limit), telling `progress` how it goes.
+    pub fn solve(&mut self, game: &Virus, progress: &mut dyn FnMut(&Progress)) -> Solution {
+        let options = &self.options;
+        let started = Instant::now();
+        let board = game.board();
+        let geo = board.geo;
+        let (me, opp) = (board.us(), board.them());
+        let cells = (geo.n * geo.n) as i32;
+        let empties = board.empty().count();
+        let mut solution = Solution {
+            side_to_move: board.side,
+            lower: -cells,
+            upper: cells,
+            best: None,
+            pv: Vec::new(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            empties,
+            earlier_nodes: 0,
+            earlier_elapsed: Duration::ZERO,
+        };
+        if let Some(score) = game.final_score() {
+            let value = solution.for_black(score);
+            solution.lower = value;
+            solution.upper = value;
+            return solution;
+        }
+        progress(&Progress::Start {
+            empties,
+            table_mb: options.table_mb,
         });
-    };
-    let mut search = Search::new(geo, &mut table, &mut heartbeat);
-    search.symmetry = options.symmetry;
-    search.deadline = options.time_limit.map(|t| started + t);
-    search.stop = options.stop.as_deref();
+        let (mut lower, mut upper) = (-cells, cells);
+        let mut best = None;
+        if let Some(state) = &self.resumed {
+            lower = state.lower.max(lower);
+            upper = state.upper.min(upper);
+            best = state
+                .best
+                .filter(|&b| (geo.dilate(me) & board.empty()) >> b & 1 == 1);
+            solution.earlier_nodes = state.nodes;
+            solution.earlier_elapsed = Duration::from_secs_f64(state.seconds);
+            progress(&Progress::Resumed {
+                lower,
+                upper,
+                entries: self.table_len(),
+                nodes: state.nodes,
+                elapsed: solution.earlier_elapsed,
+            });
+        }
 
-    let (mut lower, mut upper) = (-cells, cells);
-    let mut best = None;
-    let mut guess = 0;
-    while lower < upper {
-        // Every value has the parity of the number of cells: test the next one.
-        let mut beta = guess.clamp(lower + 1, upper);
-        if (beta - cells) % 2 != 0 {
-            beta += 1;
+        // What the heartbeat reports: (beta, lower, upper) of the running probe.
+        let state = Cell::new((0, lower, upper));
+        let best_so_far = Cell::new(best);
+        let progress = std::cell::RefCell::new(progress);
+        let helper_nodes = AtomicU64Sum::default();
+        let mut last_save = Instant::now();
+        let table = &self.table;
+        let (earlier_nodes, earlier_elapsed) = (solution.earlier_nodes, solution.earlier_elapsed);
+        let position = game.to_text();
+        let mut heartbeat = |nodes: u64| {
+            let (beta, lower, upper) = state.get();
+            let nodes = nodes + helper_nodes.get();
+            (progress.borrow_mut())(&Progress::Working {
+                beta,
+                lower,
+                upper,
+                nodes,
+                elapsed: started.elapsed(),
+            });
+            if let Some(path) = &options.checkpoint
+                && last_save.elapsed() >= options.checkpoint_every
+            {
+                let state = checkpoint::State {
+                    position: position.clone(),
+                    lower,
+                    upper,
+                    best: best_so_far.get(),
+                    nodes: earlier_nodes + nodes,
+                    seconds: (earlier_elapsed + started.elapsed()).as_secs_f64(),
+                };
+                let line = save_line(path, &state, table);
+                (progress.borrow_mut())(&line);
+                last_save = Instant::now();
+            }
+        };
+        let probe_done = AtomicBool::new(false);
+        let mut search = Search::new(geo, table, &mut heartbeat);
+        search.symmetry = options.symmetry;
+        search.deadline = options.time_limit.map(|t| started + t);
+        search.node_limit = options.node_limit;
+        search.stop = options.stop.as_deref();
+        search.probe_done = Some(&probe_done);
+
+        let mut guess = 0;
+        while lower < upper {
+            // Every value has the parity of the number of cells: test the next one.
+            let mut beta = guess.clamp(lower + 1, upper);
+            if (beta - cells) % 2 != 0 {
+                beta += 1;
+            }
+            state.set((beta, lower, upper));
+            let Some((value, mv)) = probe_in_parallel(
+                &mut search,
+                options,
+                &helper_nodes,
+                &probe_done,
+                (me, opp, beta),
+            ) else {
+                break;
+            };
+            let holds = value >= beta;
+            if holds {
+                lower = value;
+                best = mv.or(best);
+                best_so_far.set(best);
+            } else {
+                upper = value;
+            }
+            guess = value;
+            (progress.borrow_mut())(&Progress::Probe {
+                beta,
+                holds,
+                lower,
+                upper,
+                nodes: search.nodes + helper_nodes.get(),
+                elapsed: started.elapsed(),
+            });
         }
-        state.set((beta, lower, upper));
-        let (value, mv) = search.root(me, opp, beta);
-        if search.stopped {
-            break;
+        let solved = lower == upper;
+        if solved && best.is_none() {
+            // Every move loses everything: any of them keeps the value.
+            best = Indices(geo.dilate(me) & board.empty())
+                .next()
+                .map(|i| i as u8);
         }
-        let holds = value >= beta;
-        if holds {
-            lower = value;
-            best = mv.or(best);
+        let mut line = Vec::new();
+        if solved {
+            // The line is worth finding even past the limits; the last probe's
+            // end must not stop it either.
+            search.deadline = None;
+            search.node_limit = None;
+            search.probe_done = None;
+            search.stopped = false;
+            principal_variation(&mut search, me, opp, lower, best, &mut line);
         } else {
-            upper = value;
+            (progress.borrow_mut())(&Progress::Stopped {
+                lower,
+                upper,
+                nodes: search.nodes + helper_nodes.get(),
+                elapsed: started.elapsed(),
+            });
         }
-        guess = value;
-        (progress.borrow_mut())(&Progress::Probe {
-            beta,
-            holds,
-            lower,
-            upper,
-            nodes: search.nodes,
+        solution.lower = lower;
+        solution.upper = upper;
+        solution.best = best.map(to_move);
+        solution.pv = line.into_iter().map(to_move).collect();
+        solution.nodes = search.nodes + helper_nodes.get();
+        solution.elapsed = started.elapsed();
+        if let Some(path) = &options.checkpoint {
+            let writing = Instant::now();
+            let line = match self.save(game, &solution, path) {
+                Ok(entries) => Progress::Saved {
+                    path: path.clone(),
+                    entries,
+                    elapsed: writing.elapsed(),
+                },
+                Err(error) => Progress::SaveFailed {
+                    path: path.clone(),
+                    error,
+                },
+            };
+            (progress.into_inner())(&line);
+        }
+        solution
+    }
+
+    /// Entries held in the table.
+    fn table_len(&self) -> usize {
+        let mut count = 0;
+        self.table.for_each(|_| count += 1);
+        count
+    }
+}
+
+/// Writes a checkpoint and says how it went.
+fn save_line(path: &std::path::Path, state: &checkpoint::State, table: &BoundTable) -> Progress {
+    let started = Instant::now();
+    match checkpoint::save(path, state, table) {
+        Ok(entries) => Progress::Saved {
+            path: path.to_path_buf(),
+            entries,
             elapsed: started.elapsed(),
-        });
+        },
+        Err(error) => Progress::SaveFailed {
+            path: path.to_path_buf(),
+            error,
+        },
     }
-    let solved = lower == upper;
-    if solved && best.is_none() {
-        // Every move loses everything: any of them keeps the value.
-        best = Indices(geo.dilate(me) & board.empty())
-            .next()
-            .map(|i| i as u8);
+}
+
+/// Nodes searched by helper threads, summed as they finish.
+#[derive(Default)]
+struct AtomicU64Sum(std::sync::atomic::AtomicU64);
+
+impl AtomicU64Sum {
+    fn add(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
     }
-    let mut line = Vec::new();
-    if solved {
-        principal_variation(&mut search, me, opp, lower, best, &mut line);
+
+    fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Helpers try other moves first only this many plies below the root: deeper,
+/// another order only makes their searches slower than the main thread's, so
+/// they rarely finish a subtree it still needs (measured: shuffling at every
+/// node with 12 empty cells or more gained nothing with two threads; within
+/// two plies of the root, 14%).
+const HELPER_SHUFFLE_PLIES: u32 = 2;
+
+/// One probe "is the value at least `beta`?" by `options.threads` threads
+/// sharing the table: the main thread and helpers run it at once, and the
+/// first to finish answers (every answer is exact, whichever thread gives it).
+/// `None` when a limit stopped it.
+fn probe_in_parallel(
+    search: &mut Search<'_>,
+    options: &SolveOptions,
+    helper_nodes: &AtomicU64Sum,
+    done: &AtomicBool,
+    (me, opp, beta): (u64, u64, i32),
+) -> Option<(i32, Option<u8>)> {
+    done.store(false, Ordering::Relaxed);
+    search.stopped = false;
+    if options.threads <= 1 {
+        let answer = search.root(me, opp, beta);
+        return (!search.stopped).then_some(answer);
+    }
+    let answer = Mutex::new(None);
+    let (geo, table, symmetry) = (search.geo, search.table, search.symmetry);
+    let (deadline, node_limit, stop) = (search.deadline, search.node_limit, search.stop);
+    std::thread::scope(|scope| {
+        for id in 1..options.threads {
+            let answer = &answer;
+            scope.spawn(move || {
+                let mut quiet = |_: u64| {};
+                let mut helper = Search::new(geo, table, &mut quiet);
+                helper.symmetry = symmetry;
+                helper.deadline = deadline;
+                helper.node_limit = node_limit;
+                helper.stop = stop;
+                helper.probe_done = Some(done);
+                helper.helper = id as u32;
+                let root_empties = (geo.cells & !(me | opp)).count_ones();
+                helper.shuffle_min_empties = root_empties.saturating_sub(HELPER_SHUFFLE_PLIES);
+                let result = helper.root(me, opp, beta);
+                if !helper.stopped && !done.swap(true, Ordering::AcqRel) {
+                    *answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+                }
+                helper_nodes.add(helper.nodes);
+            });
+        }
+        let result = search.root(me, opp, beta);
+        if !search.stopped && !done.swap(true, Ordering::AcqRel) {
+            *answer.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        }
+    });
+    let answer = answer.into_inner().unwrap_or_else(|e| e.into_inner());
+    if answer.is_none() {
+        // Nobody finished: a limit stopped every thread.
+        search.stopped = true;
     } else {
-        (progress.borrow_mut())(&Progress::Stopped {
-            lower,
-            upper,
-            nodes: search.nodes,
-            elapsed: started.elapsed(),
-        });
+        search.stopped = false;
+        search.limit_reached = false;
     }
-    solution.lower = lower;
-    solution.upper = upper;
-    solution.best = best.map(to_move);
-    solution.pv = line.into_iter().map(to_move).collect();
-    solution.nodes = search.nodes;
-    solution.elapsed = started.elapsed();
-    solution
+    answer
+}
+
+fn move_index(mv: Move) -> Option<u8> {
+    match mv {
+        Move::Clone(to) => Some(to.index::<u64>() as u8),
+        _ => None,
+    }
 }
 
 /// Follows best play from a solved position: at each step, a move whose
@@ -311,7 +643,7 @@ fn principal_variation(
         // The move that proved the value first: the table's, or the root's.
         let first = hint
             .filter(|&m| drops >> m & 1 == 1)
-            .or(search.lookup(me, opp, drops).first);
+            .or(search.lookup(me, opp, drops, empties).first);
         let mut moves = [0u8; 64];
         let count = search.order(me, opp, empty, drops, empties, first, &mut moves);
         let mut found = None;
