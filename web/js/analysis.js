@@ -275,9 +275,13 @@ export function analysisView(root, { navigate, query }) {
     hint.classList.toggle('bad', Boolean(problem));
   }
 
+  /** The board markup last put in the SVG. */
+  let drawnBody = null;
+
   function renderBoard() {
     if (!board || !model) {
       svg.replaceChildren();
+      drawnBody = null;
       return;
     }
     const empty = { playable: new Set(), selected: new Set(), targets: new Map(), hasSelection: false };
@@ -288,7 +292,14 @@ export function analysisView(root, { navigate, query }) {
     const [, , width, height] = drawn.viewBox.split(/\s+/).map(Number);
     if (width > 0 && height > 0) svg.parentElement.style.aspectRatio = `${width} / ${height}`;
     svg.setAttribute('aria-label', drawn.title);
-    svg.innerHTML = drawn.body;
+    // The cells are redrawn only when they change: an engine report arrives
+    // many times a second, and a cell replaced between a press and its
+    // release would swallow the click.
+    if (drawn.body !== drawnBody) {
+      svg.innerHTML = drawn.body;
+      drawnBody = drawn.body;
+    }
+    for (const old of svg.querySelectorAll('.arrows')) old.remove();
     section.dataset.editing = String(editing);
     if (!editing) drawArrow();
   }
@@ -311,10 +322,13 @@ export function analysisView(root, { navigate, query }) {
       return new DOMPoint(box.x + box.width / 2, box.y + box.height / 2).matrixTransform(matrix.inverse());
     };
     const [, , width] = svg.getAttribute('viewBox').split(/\s+/).map(Number);
+    const group = document.createElementNS(ns, 'g');
+    group.setAttribute('class', 'arrows');
+    svg.append(group);
     const defs = document.createElementNS(ns, 'defs');
     defs.innerHTML = '<marker id="arrow-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker>'
       + '<marker id="reply-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="reply-head"/></marker>';
-    svg.append(defs);
+    group.append(defs);
     const mark = (move, kind, head) => {
       if (!move) return;
       // The cells the move names, in order (not the board's whole highlight).
@@ -329,7 +343,7 @@ export function analysisView(root, { navigate, query }) {
       for (const [key, value] of Object.entries({ class: kind, 'data-move': move, 'stroke-width': width / 60, ...attributes })) {
         shape.setAttribute(key, String(value));
       }
-      svg.append(shape);
+      group.append(shape);
     };
     mark(line.pv[1], 'reply-arrow', 'reply-head');
     mark(line.pv[0], 'best-arrow', 'arrow-head');

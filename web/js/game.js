@@ -482,9 +482,13 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     return { ...view, ghosts, pickable, ...lastMarks(state.moves.length), interactive: active, flipped: flipped(), ...switches, showImposed: state.status === 'playing' };
   }
 
+  /** The board markup last put in the SVG. */
+  let drawnBody = null;
+
   function renderBoard() {
     if (!board || !model) {
       svg.replaceChildren();
+      drawnBody = null;
       return;
     }
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('.cell');
@@ -496,7 +500,13 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     const [, , width, height] = drawn.viewBox.split(/\s+/).map(Number);
     if (width > 0 && height > 0) svg.parentElement.style.aspectRatio = `${width} / ${height}`;
     svg.setAttribute('aria-label', `${drawn.title}${canAct() ? ': your move' : ''}`);
-    svg.innerHTML = drawn.body;
+    // Redrawn only when it changes: a cell replaced between a press and its
+    // release (a report of the computer's search, a spectator joining) would
+    // swallow the click.
+    if (drawn.body !== drawnBody) {
+      svg.innerHTML = drawn.body;
+      drawnBody = drawn.body;
+    }
     svg.classList.toggle('flipped', flipped());
     if (focusedCell) {
       const again = svg.querySelector(`.cell[data-cell="${CSS.escape(focusedCell)}"][tabindex]`);

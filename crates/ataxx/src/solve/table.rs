@@ -57,13 +57,12 @@ pub(crate) struct BoundTable {
 unsafe impl Sync for BoundTable {}
 
 impl BoundTable {
-    /// A table of about `mb` megabytes (at least a few thousand entries).
+    /// A table of at most `mb` megabytes, as many buckets as fit rounded down
+    /// to a power of two (at least 4096: 256 KB).
     pub(crate) fn new(mb: usize) -> BoundTable {
         let bytes = mb.max(1) << 20;
-        let count = (bytes / std::mem::size_of::<Bucket>())
-            .next_power_of_two()
-            .max(1 << 12)
-            / 2;
+        let fit = (bytes / std::mem::size_of::<Bucket>()).max(1 << 12);
+        let count = 1usize << fit.ilog2();
         let buckets = (0..count)
             .map(|_| Bucket {
                 lock: AtomicBool::new(false),
@@ -185,6 +184,19 @@ impl BoundTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_takes_the_megabytes_asked_for() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        for mb in [1, 16, 256, 300] {
+            let table = BoundTable::new(mb);
+            let bytes = table.buckets.len() * 64;
+            assert!(
+                bytes <= mb << 20 && 2 * bytes > mb << 20,
+                "{mb} MB: {bytes}"
+            );
+        }
+    }
 
     #[test]
     fn bounds_merge_and_positions_never_mix() {
