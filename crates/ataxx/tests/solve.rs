@@ -2,7 +2,7 @@
 //! values of the small boards.
 
 use plateau_ataxx::Virus;
-use plateau_ataxx::solve::certificate::{Certificate, verify};
+use plateau_ataxx::solve::certificate::{Certificate, verify, verify_with_threads};
 use plateau_ataxx::solve::{Solution, SolveOptions, Solver, solve};
 use plateau_core::{Game, MoveList, Rng, Side};
 
@@ -234,6 +234,17 @@ fn a_resumed_solve_finds_what_an_uninterrupted_one_does() {
         pieces[0].nodes + pieces[1].nodes,
         "nodes of the earlier pieces"
     );
+    // Resuming a finished solve probes nothing and still names a move that
+    // keeps the value, with its line.
+    let mut again = Solver::new(SolveOptions {
+        table_mb: 16,
+        ..SolveOptions::default()
+    });
+    again.resume(&game, &path).unwrap();
+    let done = again.solve(&game, &mut |_| {});
+    assert_eq!(done.value(), Some(value));
+    assert!(done.best.is_some());
+    check_line(&game, &done);
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -322,6 +333,12 @@ fn certificates_of_solved_positions_check_independently() {
             let checked = verify(&bytes).unwrap_or_else(|e| panic!("{}: {e}", game.to_text()));
             assert_eq!((checked.lower, checked.upper), (value, value));
             assert_eq!(checked.position, game.to_text());
+            // Threads searching the leaves check the same trees.
+            let together = verify_with_threads(&bytes, 3, &mut |_| {}).unwrap();
+            assert_eq!(
+                (together.tree_nodes, together.leaves, together.leaf_nodes),
+                (checked.tree_nodes, checked.leaves, checked.leaf_nodes)
+            );
             if game.final_score().is_none() {
                 assert!(checked.leaves > 0);
             }
@@ -350,6 +367,8 @@ fn a_corrupted_certificate_is_rejected() {
         c.upper = value + 2;
     });
     assert!(verify(&higher).is_err());
+    let err = verify_with_threads(&higher, 2, &mut |_| {}).unwrap_err();
+    assert!(err.contains("is worth less than"), "{err}");
     let lower = with(&|c| {
         c.lower = value - 2;
         c.upper = value - 2;

@@ -167,9 +167,21 @@ fn virus_solve(
     })
 }
 
-/// Checks a virus proof certificate (see `plateau_ataxx::solve::certificate`).
-pub fn verify_virus_certificate(bytes: &[u8]) -> Result<CertificateCheck, String> {
-    let checked = exact::certificate::verify(bytes)?;
+/// Checks a virus proof certificate (see `plateau_ataxx::solve::certificate`),
+/// `threads` threads searching its leaves.
+pub fn verify_virus_certificate(
+    bytes: &[u8],
+    threads: usize,
+    progress: &mut dyn FnMut(&str),
+) -> Result<CertificateCheck, String> {
+    let checked = exact::certificate::verify_with_threads(bytes, threads, &mut |p| {
+        progress(&format!(
+            "  ... {:.1}% of the moves walked, {} leaves searched, {:.0} s",
+            100.0 * p.walked as f64 / p.total.max(1) as f64,
+            p.leaves,
+            p.elapsed.as_secs_f64()
+        ))
+    })?;
     let game = Virus::from_text(&checked.position).map_err(|e| e.to_string())?;
     Ok(CertificateCheck {
         game: format!("virus/{0}x{0}", game.size()),

@@ -464,8 +464,9 @@ impl Solver {
             });
         }
         let solved = lower == upper;
-        if solved && best.is_none() {
-            // Every move loses everything: any of them keeps the value.
+        if solved && best.is_none() && lower == -cells {
+            // No probe held: every move loses everything, any of them keeps
+            // the value.
             best = Indices(geo.dilate(me) & board.empty())
                 .next()
                 .map(|i| i as u8);
@@ -479,6 +480,11 @@ impl Solver {
             search.probe_done = None;
             search.stopped = false;
             principal_variation(&mut search, me, opp, lower, best, &mut line);
+            // The line's first move is proven to keep the value; a resumed
+            // run may have no move from its probes.
+            if let Some(&first) = line.first() {
+                best = Some(first);
+            }
         } else {
             (progress.borrow_mut())(&Progress::Stopped {
                 lower,

@@ -44,7 +44,8 @@ pub struct SolveArgs {
     /// Size of the solver's table in MB.
     #[arg(long, default_value_t = 256, value_name = "MB")]
     hash: usize,
-    /// Threads sharing the table (default: every core of this machine).
+    /// Threads sharing the table, or searching the certificate's leaves with
+    /// --verify (default: every core of this machine).
     #[arg(long, value_name = "N", default_value_t = available_threads(), value_parser = threads_value)]
     threads: usize,
     /// Resume from FILE if it exists (it must be a checkpoint of the same
@@ -88,7 +89,7 @@ const MAX_CERTIFICATE_BYTES: u64 = 1 << 32;
 
 pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(path) = &args.verify {
-        return verify(path);
+        return verify(path, args.threads);
     }
     let mut position = PositionArgs {
         game: GameArgs {
@@ -147,7 +148,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
 }
 
 /// `--verify FILE`: checks a certificate and prints what it proves.
-fn verify(path: &PathBuf) -> Result<()> {
+fn verify(path: &PathBuf, threads: usize) -> Result<()> {
     let size = std::fs::metadata(path)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?
         .len();
@@ -160,7 +161,7 @@ fn verify(path: &PathBuf) -> Result<()> {
     let bytes =
         std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     eprintln!("checking {} ({} bytes)", path.display(), bytes.len());
-    let checked = verify_virus_certificate(&bytes)
+    let checked = verify_virus_certificate(&bytes, threads, &mut |line| eprintln!("{line}"))
         .map_err(|e| anyhow::anyhow!("{}: rejected: {e}", path.display()))?;
     let mover = checked.side_to_move;
     println!("certificate {}", path.display());
