@@ -56,8 +56,9 @@ enum Command {
     /// Prints the value from both sides, a move that keeps it and a line of
     /// best play; progress goes to standard error. Only games small enough have
     /// a solver: the virus game on 4x4 to 8x8 boards (`plateau solve virus
-    /// --size 5` takes a fraction of a second; 6x6 takes hours, so give it a
-    /// `--time-limit`, after which the bounds proven so far are printed).
+    /// --size 5` takes a fraction of a second; 6x6, a draw, about a quarter
+    /// of an hour with `--hash 2048`; larger boards take far longer, so give
+    /// them a `--time-limit` and a `--checkpoint` to resume from).
     Solve(commands::solve::SolveArgs),
     /// Build or describe an opening book (draughts ships one).
     Book(commands::book::BookArgs),

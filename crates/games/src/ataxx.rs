@@ -103,7 +103,7 @@ fn virus_solve(
     if is_wide(spec) {
         return Err(format!(
             "{} is far too large to solve exactly; the solver takes 4x4 to 8x8 boards \
-             (5x5 takes a fraction of a second, 6x6 hours)",
+             (5x5 takes a fraction of a second, 6x6 a quarter of an hour)",
             spec.full_name()
         ));
     }

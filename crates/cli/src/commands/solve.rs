@@ -9,7 +9,8 @@ use std::time::Duration;
 /// a move that keeps it, with progress on standard error.
 ///
 /// Only games small enough have a solver: the virus game on 4x4 to 8x8 boards
-/// (`plateau solve virus --size 5`: a second; 6x6 takes hours, so give it a
+/// (`plateau solve virus --size 5`: a second; `--size 6 --hash 2048`: about a
+/// quarter of an hour, a draw; larger boards far longer, so give them a
 /// `--time-limit`, after which the bounds proven so far are printed).
 ///
 /// A long solve runs in pieces: with `--checkpoint FILE` it resumes from FILE
