@@ -269,8 +269,15 @@ fn a_damaged_or_foreign_checkpoint_is_refused_and_changes_nothing() {
     };
     // Another position.
     let other = virus("x4o/6/6/4xx/oo3x/ooo1xx x");
-    let err = fresh().resume(&other, &path).unwrap_err();
+    let mut solver = fresh();
+    let err = solver.resume(&other, &path).unwrap_err();
     assert!(err.contains("is for the position"), "{err}");
+    // Refused before any entry was read: the solve of the other position
+    // starts from nothing and is right.
+    let solution = solver.solve(&other, &mut |_| {});
+    assert_eq!(solution.earlier_nodes, 0);
+    assert_eq!(solution.nodes, solved(&other).nodes);
+    assert_eq!(solution.value(), solved(&other).value());
 
     let cases: [(&str, Vec<u8>); 4] = [
         ("damaged", {

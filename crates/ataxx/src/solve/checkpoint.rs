@@ -107,12 +107,13 @@ pub(crate) fn save(path: &Path, state: &State, table: &BoundTable) -> Result<usi
     Ok(entries.len())
 }
 
-/// Reads a checkpoint into `table` (merging with what it holds) for a board
-/// of `cells` cells, checking every field. Returns the root's state and the
+/// Reads a checkpoint of `position` into `table` (merging with what it holds)
+/// for a board of `cells` cells, checking every field. Returns the root's state and the
 /// number of entries.
 pub(crate) fn load(
     path: &Path,
     table: &BoundTable,
+    position: &str,
     cells: usize,
 ) -> Result<(State, usize), String> {
     let name = path.display();
@@ -187,8 +188,16 @@ pub(crate) fn load(
     if count < 0 {
         return Err(format!("checkpoint {name}: bad entries line"));
     }
+    let saved = field("position")?;
+    if saved != position {
+        // Refused before any entry is read: another board's entries would be
+        // taken for positions of this one.
+        return Err(format!(
+            "checkpoint {name} is for the position {saved}, not {position}"
+        ));
+    }
     let state = State {
-        position: field("position")?.to_string(),
+        position: saved.to_string(),
         lower: lower as i32,
         upper: upper as i32,
         best,

@@ -265,7 +265,8 @@ pub fn solve(
 pub struct Solver {
     options: SolveOptions,
     table: BoundTable,
-    resumed: Option<checkpoint::State>,
+    /// The checkpoint resumed, and how many entries it held.
+    resumed: Option<(checkpoint::State, usize)>,
 }
 
 impl Solver {
@@ -282,16 +283,8 @@ impl Solver {
     /// bounds and table entries. Returns how many entries it held.
     pub fn resume(&mut self, game: &Virus, path: &std::path::Path) -> Result<usize, String> {
         let cells = game.size() * game.size();
-        let (state, entries) = checkpoint::load(path, &self.table, cells)?;
-        if state.position != game.to_text() {
-            return Err(format!(
-                "checkpoint {} is for the position {}, not {}",
-                path.display(),
-                state.position,
-                game.to_text()
-            ));
-        }
-        self.resumed = Some(state);
+        let (state, entries) = checkpoint::load(path, &self.table, &game.to_text(), cells)?;
+        self.resumed = Some((state, entries));
         Ok(entries)
     }
 
@@ -302,15 +295,7 @@ impl Solver {
         solution: &Solution,
         path: &std::path::Path,
     ) -> Result<usize, String> {
-        let state = checkpoint::State {
-            position: game.to_text(),
-            lower: solution.lower,
-            upper: solution.upper,
-            best: solution.best.and_then(move_index),
-            nodes: solution.earlier_nodes + solution.nodes,
-            seconds: (solution.earlier_elapsed + solution.elapsed).as_secs_f64(),
-        };
-        checkpoint::save(path, &state, &self.table)
+        checkpoint::save(path, &checkpoint_state(game, solution), &self.table)
     }
 
     /// A certificate of what `solution` proved (see [`certificate`]), built
@@ -368,7 +353,7 @@ impl Solver {
         });
         let (mut lower, mut upper) = (-cells, cells);
         let mut best = None;
-        if let Some(state) = &self.resumed {
+        if let Some((state, entries)) = &self.resumed {
             lower = state.lower.max(lower);
             upper = state.upper.min(upper);
             best = state
@@ -379,7 +364,7 @@ impl Solver {
             progress(&Progress::Resumed {
                 lower,
                 upper,
-                entries: self.table_len(),
+                entries: *entries,
                 nodes: state.nodes,
                 elapsed: solution.earlier_elapsed,
             });
@@ -500,28 +485,23 @@ impl Solver {
         solution.nodes = search.nodes + helper_nodes.get();
         solution.elapsed = started.elapsed();
         if let Some(path) = &options.checkpoint {
-            let writing = Instant::now();
-            let line = match self.save(game, &solution, path) {
-                Ok(entries) => Progress::Saved {
-                    path: path.clone(),
-                    entries,
-                    elapsed: writing.elapsed(),
-                },
-                Err(error) => Progress::SaveFailed {
-                    path: path.clone(),
-                    error,
-                },
-            };
+            let line = save_line(path, &checkpoint_state(game, &solution), &self.table);
             (progress.into_inner())(&line);
         }
         solution
     }
+}
 
-    /// Entries held in the table.
-    fn table_len(&self) -> usize {
-        let mut count = 0;
-        self.table.for_each(|_| count += 1);
-        count
+/// What a checkpoint keeps of `solution`: the bounds, the best move, and the
+/// nodes and time of every run so far.
+fn checkpoint_state(game: &Virus, solution: &Solution) -> checkpoint::State {
+    checkpoint::State {
+        position: game.to_text(),
+        lower: solution.lower,
+        upper: solution.upper,
+        best: solution.best.and_then(move_index),
+        nodes: solution.earlier_nodes + solution.nodes,
+        seconds: (solution.earlier_elapsed + solution.elapsed).as_secs_f64(),
     }
 }
 
