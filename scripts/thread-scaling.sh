@@ -18,7 +18,7 @@ plateau=target/release/plateau
 : > target/thread-scaling.log
 # Depths where one thread needs seconds per position (the bench's own depths
 # take milliseconds, too little for threads to matter).
-for run in draughts:18 ataxx:10; do
+for run in draughts:18 ataxx:11; do
     game=${run%%:*}
     depth=${run##*:}
     for n in "${counts[@]}"; do

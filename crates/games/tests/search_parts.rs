@@ -135,7 +135,8 @@ fn parallel_searches_answer_legal_moves_within_their_time() {
             let thought = engine
                 .think(game.as_ref(), &Limits::depth(5), &mut |_| {})
                 .unwrap();
-            assert!(thought.depth >= 5 && game.legal_moves().contains(&thought.best));
+            assert_eq!(thought.depth, 5, "{}", spec.full_name());
+            assert!(game.legal_moves().contains(&thought.best));
             let thought = engine
                 .think(game.as_ref(), &Limits::nodes(20_000), &mut |_| {})
                 .unwrap();

@@ -9,7 +9,7 @@ use crate::worker::{Control, MAX_PLY, Memory, Reductions, Search};
 use plateau_core::time::Instant;
 use plateau_core::{Evaluator, Game, MoveList, Rng, splitmix64};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Progress after each completed depth.
@@ -141,7 +141,9 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
 
     /// Searches `game` within `limits`, calling `info` after each completed
     /// depth. With several threads, helpers search the same position and share
-    /// the table; the main thread keeps the clock and gives the answer.
+    /// the table; the main thread keeps the clock, and the answer is the
+    /// deepest iteration any thread completed (with a depth limit, the first
+    /// thread to complete it ends the search).
     pub fn search(
         &mut self,
         game: &G,
@@ -227,13 +229,12 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .min(MAX_PLY as u32 - 1);
-        let control = Control {
-            stop: Arc::clone(&self.stop),
-            finished: AtomicBool::new(false),
-            hard_deadline: budget.hard.map(|d| started + d),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: AtomicU64::new(0),
-        };
+        let control = Control::new(
+            Arc::clone(&self.stop),
+            budget.hard.map(|d| started + d),
+            limits.nodes.unwrap_or(u64::MAX),
+            max_depth,
+        );
         let (evaluator, options, table, reductions) = (
             &self.evaluator,
             &self.options,
@@ -252,7 +253,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
                         evaluator, options, table, control, reductions, memory, false,
                     );
                     let mut position = game.clone();
-                    search.help(&mut position, max_depth, index);
+                    search.help(&mut position, index);
                     search.nodes
                 }));
             }
@@ -380,4 +381,42 @@ fn deepen<G: Game, E: Evaluator<G>>(
     }
     search.flush_nodes();
     result.nodes = search.nodes;
+    take_deeper_helper(search, started, result, info);
+}
+
+/// Answers with a helper's iteration where one completed a greater depth
+/// than the main thread: with a depth limit, the first thread to complete it
+/// ends the search; with a clock, a helper may be one iteration ahead.
+fn take_deeper_helper<G: Game, E: Evaluator<G>>(
+    search: &Search<'_, G, E>,
+    started: Instant,
+    result: &mut SearchResult<G::Move>,
+    info: &mut impl FnMut(&Info<G::Move>),
+) {
+    let control = search.control;
+    if control.helper_depth.load(Ordering::Acquire) <= result.depth {
+        return;
+    }
+    let helper = control
+        .helper_best
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let Some(&best) = helper.pv.first() else {
+        return;
+    };
+    result.best = Some(best);
+    result.pv.clear();
+    result.pv.extend_from_slice(&helper.pv);
+    result.score = helper.score;
+    result.depth = helper.depth;
+    result.seldepth = result.seldepth.max(helper.seldepth);
+    result.elapsed = started.elapsed();
+    info(&Info {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        score: result.score,
+        nodes: search.total_nodes(),
+        elapsed: result.elapsed,
+        pv: result.pv.clone(),
+    });
 }

@@ -8,7 +8,8 @@ use crate::score::{self, INFINITY, PROVEN_THRESHOLD, WIN, is_decisive, is_proven
 use crate::table::{Bound, Table};
 use plateau_core::time::Instant;
 use plateau_core::{EVAL_LIMIT, Evaluator, Game, MoveList, Side, splitmix64};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Deepest line the search follows (extensions and quiescence included).
 pub const MAX_PLY: usize = 128;
@@ -127,7 +128,7 @@ impl<G: Game> Memory<G> {
 }
 
 /// What every thread of one search shares besides the table.
-pub(crate) struct Control {
+pub(crate) struct Control<M> {
     /// Set from outside to stop the search.
     pub(crate) stop: std::sync::Arc<AtomicBool>,
     /// Set by the main thread when it has its answer: the helpers stop.
@@ -137,6 +138,49 @@ pub(crate) struct Control {
     pub(crate) node_limit: u64,
     /// Nodes of every thread, added in steps of [`CHECK_INTERVAL`].
     pub(crate) nodes: AtomicU64,
+    /// The depth the search was asked for: once any thread has completed it,
+    /// the search is done.
+    pub(crate) max_depth: u32,
+    /// The deepest iteration a helper completed (0: none), readable without
+    /// taking [`Control::helper_best`]'s lock.
+    pub(crate) helper_depth: AtomicU32,
+    /// That iteration's result, for the main thread to answer with when it is
+    /// deeper than its own.
+    pub(crate) helper_best: Mutex<Completed<M>>,
+}
+
+impl<M> Control<M> {
+    pub(crate) fn new(
+        stop: std::sync::Arc<AtomicBool>,
+        hard_deadline: Option<Instant>,
+        node_limit: u64,
+        max_depth: u32,
+    ) -> Control<M> {
+        Control {
+            stop,
+            finished: AtomicBool::new(false),
+            hard_deadline,
+            node_limit,
+            nodes: AtomicU64::new(0),
+            max_depth,
+            helper_depth: AtomicU32::new(0),
+            helper_best: Mutex::new(Completed {
+                depth: 0,
+                score: 0,
+                seldepth: 0,
+                pv: Vec::with_capacity(MAX_PLY),
+            }),
+        }
+    }
+}
+
+/// One completed iteration of a helper: its depth, score and line (the line
+/// starts with the best move).
+pub(crate) struct Completed<M> {
+    pub(crate) depth: u32,
+    pub(crate) score: i32,
+    pub(crate) seldepth: u32,
+    pub(crate) pv: Vec<M>,
 }
 
 /// Lazy SMP's helpers skip some depths, so that threads spread over several
@@ -149,7 +193,7 @@ pub(crate) struct Search<'a, G: Game, E: Evaluator<G>> {
     pub(crate) evaluator: &'a E,
     pub(crate) options: &'a Options,
     pub(crate) table: Option<&'a Table>,
-    pub(crate) control: &'a Control,
+    pub(crate) control: &'a Control<G::Move>,
     pub(crate) reductions: &'a Reductions,
     pub(crate) mem: &'a mut Memory<G>,
     /// The main thread reads the clock; helpers stop when it finishes.
@@ -196,7 +240,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         evaluator: &'a E,
         options: &'a Options,
         table: Option<&'a Table>,
-        control: &'a Control,
+        control: &'a Control<G::Move>,
         reductions: &'a Reductions,
         mem: &'a mut Memory<G>,
         main: bool,
@@ -233,20 +277,54 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
 
     /// A helper's iterative deepening: it searches until the main thread
     /// finishes, skipping depths by its number so that helpers spread out.
-    pub(crate) fn help(&mut self, game: &mut G, max_depth: u32, helper: usize) {
+    /// Each iteration it completes deeper than every other helper's is
+    /// published; completing the depth asked for ends the search.
+    pub(crate) fn help(&mut self, game: &mut G, helper: usize) {
         let (size, phase) = (SKIP_SIZE[helper % 20], SKIP_PHASE[helper % 20]);
+        let max_depth = self.control.max_depth;
         let mut previous = 0;
         for depth in 1..=max_depth {
-            if ((depth + phase) / size) % 2 == 1 {
+            // The last depth is never skipped: a helper that stopped short of
+            // it would sit idle while the main thread works.
+            if depth < max_depth && ((depth + phase) / size) % 2 == 1 {
                 continue;
             }
             let score = self.aspiration(game, depth as i32, previous);
             if self.stopped {
                 break;
             }
+            self.publish(depth, score);
             previous = score;
         }
         self.flush_nodes();
+    }
+
+    /// Offers a completed iteration to the main thread.
+    fn publish(&mut self, depth: u32, score: i32) {
+        let control = self.control;
+        if control.helper_depth.load(Ordering::Acquire) >= depth {
+            return;
+        }
+        // A poisoned lock means another helper panicked while publishing:
+        // this helper's result is as good as any.
+        let mut best = control
+            .helper_best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if best.depth >= depth {
+            return;
+        }
+        best.depth = depth;
+        best.score = score;
+        best.seldepth = self.seldepth as u32;
+        best.pv.clear();
+        let best_move = self.mem.root_moves[0];
+        if self.mem.pv[0].first() == Some(&best_move) {
+            best.pv.extend_from_slice(&self.mem.pv[0]);
+        } else {
+            best.pv.push(best_move);
+        }
+        control.helper_depth.store(depth, Ordering::Release);
     }
 
     /// The evaluation the search uses, noise included.
@@ -408,6 +486,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                 || control.nodes.load(Ordering::Relaxed) >= control.node_limit
                 || (self.main && control.hard_deadline.is_some_and(|d| Instant::now() >= d))
                 || (!self.main && control.finished.load(Ordering::Relaxed))
+                || (self.main && control.helper_depth.load(Ordering::Relaxed) >= control.max_depth)
             {
                 self.stopped = true;
             }
