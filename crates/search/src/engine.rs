@@ -397,19 +397,22 @@ fn take_deeper_helper<G: Game, E: Evaluator<G>>(
     if control.helper_depth.load(Ordering::Acquire) <= result.depth {
         return;
     }
-    let helper = control
-        .helper_best
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let Some(&best) = helper.pv.first() else {
-        return;
-    };
-    result.best = Some(best);
-    result.pv.clear();
-    result.pv.extend_from_slice(&helper.pv);
-    result.score = helper.score;
-    result.depth = helper.depth;
-    result.seldepth = result.seldepth.max(helper.seldepth);
+    {
+        // Copied out, so that no helper waits on the lock during `info`.
+        let helper = control
+            .helper_best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(&best) = helper.pv.first() else {
+            return;
+        };
+        result.best = Some(best);
+        result.pv.clear();
+        result.pv.extend_from_slice(&helper.pv);
+        result.score = helper.score;
+        result.depth = helper.depth;
+        result.seldepth = result.seldepth.max(helper.seldepth);
+    }
     result.elapsed = started.elapsed();
     info(&Info {
         depth: result.depth,

@@ -168,9 +168,16 @@ impl<M> Control<M> {
                 depth: 0,
                 score: 0,
                 seldepth: 0,
-                pv: Vec::with_capacity(MAX_PLY),
+                pv: Vec::new(),
             }),
         }
+    }
+
+    /// Whether a helper has completed the depth asked for: the main thread
+    /// then stops and answers with it.
+    #[inline]
+    pub(crate) fn helper_reached_max_depth(&self) -> bool {
+        self.helper_depth.load(Ordering::Relaxed) >= self.max_depth
     }
 }
 
@@ -314,9 +321,6 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         if best.depth >= depth {
             return;
         }
-        best.depth = depth;
-        best.score = score;
-        best.seldepth = self.seldepth as u32;
         best.pv.clear();
         let best_move = self.mem.root_moves[0];
         if self.mem.pv[0].first() == Some(&best_move) {
@@ -324,6 +328,10 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         } else {
             best.pv.push(best_move);
         }
+        best.score = score;
+        best.seldepth = self.seldepth as u32;
+        // Last, so that a slot is never deeper than the line it holds.
+        best.depth = depth;
         control.helper_depth.store(depth, Ordering::Release);
     }
 
@@ -396,6 +404,13 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             ..Frame::EMPTY
         };
         for i in 0..self.mem.root_moves.len() {
+            // Between root moves too, not only every CHECK_INTERVAL nodes: a
+            // helper's table entries make the main thread's next iterations
+            // quick, and they would be wasted work.
+            if self.main && self.control.helper_reached_max_depth() {
+                self.stopped = true;
+                break;
+            }
             let mv = self.mem.root_moves[i];
             let mover = game.side_to_move();
             self.mem.frames[0].move_key = Some(game.move_key(mv));
@@ -486,7 +501,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                 || control.nodes.load(Ordering::Relaxed) >= control.node_limit
                 || (self.main && control.hard_deadline.is_some_and(|d| Instant::now() >= d))
                 || (!self.main && control.finished.load(Ordering::Relaxed))
-                || (self.main && control.helper_depth.load(Ordering::Relaxed) >= control.max_depth)
+                || (self.main && control.helper_reached_max_depth())
             {
                 self.stopped = true;
             }

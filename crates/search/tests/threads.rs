@@ -4,88 +4,78 @@
 use plateau_core::{Evaluator, Game, MoveList};
 use plateau_escampe::{Escampe, EscampeEval};
 use plateau_search::{Engine, Limits, Options};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::{self, ThreadId};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A middle-game position with a few dozen moves.
 const POSITION: &str = "nn4/1N1nb1/2n3/2b1n1/b2b1B/1b4 w 3";
 const DEPTH: u32 = 9;
 
-/// Escampe's evaluation, slowed down on one thread, counting that thread's
-/// calls: with the main thread slowed, only a helper can finish in time.
-struct SlowOnOneThread {
+/// Escampe's evaluation, except that the main thread's first call waits until
+/// the helpers have stopped evaluating (done with the depth, or never to
+/// finish it alone): whatever the machine's load, only a helper can complete
+/// an iteration before that.
+struct HeldMainThread {
     inner: EscampeEval,
-    slow: ThreadId,
-    delay: Duration,
-    slow_calls: AtomicU64,
+    main: ThreadId,
+    released: AtomicBool,
+    helper_calls: AtomicU64,
 }
 
-impl SlowOnOneThread {
-    fn new(slow: ThreadId, delay: Duration) -> SlowOnOneThread {
-        SlowOnOneThread {
-            inner: EscampeEval::standard(),
-            slow,
-            delay,
-            slow_calls: AtomicU64::new(0),
-        }
-    }
-}
-
-impl Evaluator<Escampe> for SlowOnOneThread {
+impl Evaluator<Escampe> for HeldMainThread {
     fn evaluate(&self, game: &Escampe) -> i32 {
-        if thread::current().id() == self.slow {
-            self.slow_calls.fetch_add(1, Ordering::Relaxed);
-            thread::sleep(self.delay);
+        if thread::current().id() != self.main {
+            self.helper_calls.fetch_add(1, Ordering::Relaxed);
+        } else if !self.released.swap(true, Ordering::Relaxed) {
+            // Held until the helpers' count has not moved for 200 ms, at
+            // most 60 s.
+            let started = Instant::now();
+            let (mut last, mut still_since) = (u64::MAX, Instant::now());
+            while started.elapsed() < Duration::from_secs(60) {
+                let calls = self.helper_calls.load(Ordering::Relaxed);
+                if calls != last {
+                    (last, still_since) = (calls, Instant::now());
+                } else if calls > 0 && still_since.elapsed() > Duration::from_millis(200) {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
         }
         self.inner.evaluate(game)
-    }
-}
-
-fn options(threads: usize) -> Options {
-    Options {
-        threads,
-        ..Options::full()
     }
 }
 
 #[test]
 fn a_helper_that_completes_the_depth_first_gives_the_answer() {
     let game = Escampe::from_text(POSITION).unwrap();
-    // How many evaluations one thread needs for the depth.
-    let counted = SlowOnOneThread::new(thread::current().id(), Duration::ZERO);
-    let mut alone = Engine::new(counted, options(1));
-    let single = alone.search(&game, &Limits::depth(DEPTH), |_| {});
-    assert_eq!(single.depth, DEPTH);
-    let needed = alone.evaluator().slow_calls.load(Ordering::Relaxed);
-    assert!(needed > 1000, "only {needed} evaluations at depth {DEPTH}");
-
-    // The main thread (this one) now takes 1 ms an evaluation: alone, it
-    // would need seconds for the depth; the helper runs at full speed.
-    let slowed = SlowOnOneThread::new(thread::current().id(), Duration::from_millis(1));
-    let mut pair = Engine::new(slowed, options(2));
+    let evaluator = HeldMainThread {
+        inner: EscampeEval::standard(),
+        main: thread::current().id(),
+        released: AtomicBool::new(false),
+        helper_calls: AtomicU64::new(0),
+    };
+    let options = Options {
+        threads: 2,
+        ..Options::full()
+    };
+    let mut engine = Engine::new(evaluator, options);
     let mut reported = Vec::new();
-    let result = pair.search(&game, &Limits::depth(DEPTH), |info| {
+    let result = engine.search(&game, &Limits::depth(DEPTH), |info| {
         reported.push(info.depth)
     });
-    let main_calls = pair.evaluator().slow_calls.load(Ordering::Relaxed);
-    // The main thread stopped short: it never completed the depth before.
-    assert!(
-        !reported.contains(&(DEPTH - 1)),
-        "the main thread went on to depth {} after {main_calls} evaluations \
-         (depths reported: {reported:?}): the search did not end when the \
-         helper completed depth {DEPTH}",
-        DEPTH - 1
-    );
-    assert!(main_calls < needed, "{main_calls} evaluations of {needed}");
-    assert_eq!(result.depth, DEPTH);
+    // The main thread, held in its first evaluation until the helper was
+    // done, completed no iteration of its own: the one depth reported is the
+    // helper's.
     assert_eq!(
-        reported.last(),
-        Some(&DEPTH),
-        "depths reported: {reported:?}"
+        reported,
+        vec![DEPTH],
+        "the main thread went on searching after the helper completed depth {DEPTH}"
     );
+    assert_eq!(result.depth, DEPTH);
     // The answer is the helper's line, and a legal one.
     assert_eq!(result.pv.first(), result.best.as_ref());
+    assert!(result.pv.len() > 1, "a line of {} move", result.pv.len());
     let mut line = game.clone();
     for &mv in &result.pv {
         let mut legal = MoveList::new();
