@@ -27,7 +27,9 @@
 //!
 //! Reports the streams held, move-to-event latency (from sending a move to
 //! each subscriber receiving its event live; replays after a reconnection are
-//! counted apart) and move POST latency, as percentiles. All clients share one
+//! counted apart) and move POST latency, as percentiles, then the
+//! move-to-event latency per 5 s window (a kill's reconnection storm shows up
+//! as one slow window). All clients share one
 //! address, so the servers run without rate limits.
 
 use serde_json::{Value, json};
@@ -106,7 +108,8 @@ type Sent = Arc<Mutex<HashMap<(String, u64), Instant>>>;
 
 #[derive(Default)]
 struct Stats {
-    event_latency: Mutex<Vec<f64>>,
+    /// Each live delivery: when its move was sent, and its latency in ms.
+    event_latency: Mutex<Vec<(Instant, f64)>>,
     post_latency: Mutex<Vec<f64>>,
     streams_open: AtomicUsize,
     streams_max: AtomicUsize,
@@ -259,7 +262,7 @@ async fn subscribe(
                     }
                     Some(started) => {
                         let ms = started.elapsed().as_secs_f64() * 1000.0;
-                        stats.event_latency.lock().unwrap().push(ms);
+                        stats.event_latency.lock().unwrap().push((started, ms));
                     }
                     None => {}
                 }
@@ -517,7 +520,8 @@ async fn main() {
         }
     }
 
-    let mut events = stats.event_latency.lock().unwrap().clone();
+    let timed = stats.event_latency.lock().unwrap().clone();
+    let mut events: Vec<f64> = timed.iter().map(|&(_, ms)| ms).collect();
     let mut posts = stats.post_latency.lock().unwrap().clone();
     println!(
         "instances: {}; streams held to the end: {held} (most at once {}); moves posted: {posted} ({:.0}/s), acknowledged: {}; events received: {} ({} replayed after {} reconnections); errors: {}; moves rerouted: {}",
@@ -548,4 +552,31 @@ async fn main() {
         percentile(&mut posts, 1.0),
         posts.len()
     );
+    // Where the slow deliveries are: a kill's reconnection storm shows up as
+    // one window, a server that cannot keep up as all of them.
+    println!("move-to-event latency by when the move was sent:");
+    for window in 0..options.seconds.div_ceil(TIMELINE_WINDOW) {
+        let from = began + Duration::from_secs(window * TIMELINE_WINDOW);
+        let to = from + Duration::from_secs(TIMELINE_WINDOW);
+        let mut in_window: Vec<f64> = timed
+            .iter()
+            .filter(|&&(at, _)| from <= at && at < to)
+            .map(|&(_, ms)| ms)
+            .collect();
+        if in_window.is_empty() {
+            continue;
+        }
+        println!(
+            "  {:>3}-{:<3} s: p50 {:>8.2} ms, p99 {:>8.2} ms, max {:>8.1} ms ({} deliveries)",
+            window * TIMELINE_WINDOW,
+            (window + 1) * TIMELINE_WINDOW,
+            percentile(&mut in_window, 0.5),
+            percentile(&mut in_window, 0.99),
+            percentile(&mut in_window, 1.0),
+            in_window.len()
+        );
+    }
 }
+
+/// Seconds per line of the latency timeline.
+const TIMELINE_WINDOW: u64 = 5;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMutexGuard, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -206,6 +206,16 @@ impl AppState {
         code: &str,
         address: IpAddr,
     ) -> Result<OwnedMutexGuard<Room>, ApiError> {
+        self.room_for(code, address, Need::State).await
+    }
+
+    /// `room`, for a caller that needs only `need` to be current.
+    pub(crate) async fn room_for(
+        self: &Arc<Self>,
+        code: &str,
+        address: IpAddr,
+        need: Need,
+    ) -> Result<OwnedMutexGuard<Room>, ApiError> {
         let not_found = || ApiError::not_found(format!("no room {:?}", shown_code(code)));
         if !self.limiter.would_allow(address, Kind::Miss) {
             return Err(ApiError::too_many(
@@ -221,7 +231,7 @@ impl AppState {
         if !tokens::is_code(&code) {
             return Err(miss());
         }
-        self.find_room(&code).await?.ok_or_else(miss)
+        self.find_room(&code, need).await?.ok_or_else(miss)
     }
 
     /// The room with this code, for the server's own work (AI moves, clocks,
@@ -231,7 +241,7 @@ impl AppState {
         self: &Arc<Self>,
         code: &str,
     ) -> Result<Option<OwnedMutexGuard<Room>>, ApiError> {
-        self.find_room(code).await
+        self.find_room(code, Need::State).await
     }
 
     /// The room from memory or from storage, locked; `None` if there is no
@@ -242,10 +252,18 @@ impl AppState {
     async fn find_room(
         self: &Arc<Self>,
         code: &str,
+        need: Need,
     ) -> Result<Option<OwnedMutexGuard<Room>>, ApiError> {
+        let arrived = Instant::now();
         if let Some(shared) = self.cached_room(code) {
             let mut room = shared.lock_owned().await;
-            if !self.storage.is_shared() || self.refresh(&mut room, None).await? {
+            if !self.storage.is_shared()
+                || Self::checked_since(&room, arrived)
+                || match need {
+                    Need::State => self.refresh(&mut room, None).await?,
+                    Need::Events => self.catch_up(&mut room).await?,
+                }
+            {
                 return Ok(Some(room));
             }
             drop(room);
@@ -268,6 +286,37 @@ impl AppState {
         Ok(Some(shared.lock_owned().await))
     }
 
+    /// Brings the events a room has sent up to storage's version, without
+    /// reading the room itself (an event stream resuming from an event id
+    /// needs no more): one query when nothing is missing. `Ok(false)`: the
+    /// room is gone from storage.
+    async fn catch_up(self: &Arc<Self>, room: &mut Room) -> Result<bool, ApiError> {
+        let started = Instant::now();
+        let code = room.data.code.clone();
+        let stored = self.blocking(move |s| s.version(&code)).await?;
+        let Some((version, created_at)) = stored else {
+            return Ok(false);
+        };
+        if created_at != room.data.created_at {
+            return Ok(false);
+        }
+        if version <= room.data.version {
+            room.checked = Some(started);
+        } else {
+            self.publish_missed(room, version).await?;
+        }
+        Ok(true)
+    }
+
+    /// Whether a check against storage that began after `arrived` found the
+    /// room current, with nothing heard of since: requests waiting on one
+    /// room share one check (after an instance dies, its clients all come
+    /// back at once).
+    fn checked_since(room: &Room, arrived: Instant) -> bool {
+        room.checked.is_some_and(|checked| checked >= arrived)
+            && room.published <= room.data.version
+    }
+
     /// Brings a room kept in memory up to date with storage, where another
     /// instance may have changed it: the events it missed go out to its
     /// subscribers, in order. `known`: the version storage is known to have
@@ -279,6 +328,7 @@ impl AppState {
         known: Option<u64>,
     ) -> Result<bool, ApiError> {
         let held = room.data.version;
+        let started = Instant::now();
         let stored_version = match known {
             Some(version) => version,
             None => {
@@ -294,11 +344,23 @@ impl AppState {
             }
         };
         if stored_version <= held {
+            if known.is_none() {
+                room.checked = Some(started);
+            }
             return Ok(true);
         }
         let code = room.data.code.clone();
+        // Events already passed on to the subscribers need no second read.
+        let after = held.max(room.published);
         let (stored, missed) = self
-            .blocking(move |s| Ok((s.load_room(&code)?, s.events_after(&code, held)?)))
+            .blocking(move |s| {
+                let stored = s.load_room(&code)?;
+                let missed = match &stored {
+                    Some(stored) if stored.version > after => s.events_after(&code, after)?,
+                    _ => Vec::new(),
+                };
+                Ok((stored, missed))
+            })
             .await?;
         let Some(stored) = stored.filter(|r| r.created_at == room.data.created_at) else {
             return Ok(false);
@@ -311,6 +373,7 @@ impl AppState {
             }
         }
         room.data = data;
+        room.checked = Some(started);
         // Whichever instance sees a clock run watches it: the first to end
         // the game wins, the others find it over.
         if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
@@ -365,7 +428,20 @@ impl AppState {
     /// Sends a room's subscribers the events up to `version` committed by
     /// another instance: one read of the events table, not of the room.
     async fn pass_on(self: &Arc<Self>, room: &mut Room, version: u64) -> Result<(), ApiError> {
-        if version <= room.published || room.events.receiver_count() == 0 {
+        if room.events.receiver_count() == 0 {
+            return Ok(());
+        }
+        self.publish_missed(room, version).await
+    }
+
+    /// Sends the state events after the last one sent, up to at least
+    /// `version`, from storage.
+    async fn publish_missed(
+        self: &Arc<Self>,
+        room: &mut Room,
+        version: u64,
+    ) -> Result<(), ApiError> {
+        if version <= room.published {
             return Ok(());
         }
         let (code, after) = (room.data.code.clone(), room.published);
@@ -605,6 +681,20 @@ pub(crate) fn shown_code(code: &str) -> String {
     }
 }
 
+/// What a handler needs current when it looks a room up, with other
+/// instances sharing the storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// The room itself: its game, seats, clock (every change, every answer
+    /// built from the state).
+    State,
+    /// Only the events it has sent: an event stream that resumes from an
+    /// event id. After an instance dies, its clients all resume on the others
+    /// at once; reading each of their rooms whole made that storm seconds
+    /// long.
+    Events,
+}
+
 /// Opens the database, binds `addr` and serves until Ctrl-C: what `plateau
 /// serve` runs. `on_ready` receives the bound address.
 pub fn run(
@@ -620,7 +710,7 @@ pub fn run(
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let listener = crate::http::bind(addr).await?;
         on_ready(listener.local_addr()?);
         let state = AppState::new(storage, config);
         let served = tokio::select! {

@@ -23,6 +23,40 @@ struct Settings {
     access_log: bool,
 }
 
+/// Connections the kernel holds for us before we accept them. Tokio's
+/// default of 1 024 overflowed when an instance died and its clients all
+/// reconnected to this one at once: each connection dropped there waits for
+/// the client's SYN to be sent again (1 s, then 3 s), which was most of the
+/// latency after a kill. The kernel caps it at `net.core.somaxconn`.
+const LISTEN_BACKLOG: u32 = 8192;
+
+/// Binds `addr` (a host name may give several addresses: the first that
+/// binds) with the larger backlog.
+pub(crate) async fn bind(addr: &str) -> std::io::Result<TcpListener> {
+    let mut last_error = None;
+    for address in tokio::net::lookup_host(addr).await? {
+        let socket = match address {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+        };
+        // As `TcpListener::bind` does: a restart may reuse the port at once.
+        socket.set_reuseaddr(true)?;
+        match socket
+            .bind(address)
+            .and_then(|()| socket.listen(LISTEN_BACKLOG))
+        {
+            Ok(listener) => return Ok(listener),
+            Err(err) => last_error = Some(err),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{addr:?} names no address"),
+        )
+    }))
+}
+
 /// Accepts connections until the returned future is dropped; then every
 /// connection it opened is closed too.
 pub(crate) async fn serve(

@@ -5,7 +5,9 @@ use crate::storage::StoredRoom;
 use plateau_core::{AnyGame, Side};
 use plateau_games::{GameSpec, Level};
 use serde_json::{Value, json};
+use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::broadcast;
 
 /// History lines sent with each state (the room keeps them all).
@@ -138,11 +140,26 @@ pub struct Room {
     /// Open event streams per seat (tokens sent with the stream).
     pub connected: [usize; 2],
     pub events: broadcast::Sender<Arc<Event>>,
+    /// The last state events sent, oldest first: a client reconnecting with
+    /// `Last-Event-ID` a few events behind is served from here, not from
+    /// storage (after an instance dies, its clients all reconnect at once).
+    recent: VecDeque<Arc<Event>>,
+    /// Every state event after this version, up to `published`, is in
+    /// `recent`.
+    recent_from: u64,
+    /// When the last check of this room against shared storage began, if it
+    /// found the room current: a request that arrived before then needs no
+    /// check of its own, since every change acknowledged before it arrived
+    /// was in storage when the check read it.
+    pub checked: Option<Instant>,
 }
 
 /// Broadcast buffer per room: a subscriber further behind reconnects and is
 /// served from storage.
 const EVENT_BUFFER: usize = 256;
+
+/// State events kept for reconnecting clients, per room.
+const RECENT_EVENTS: usize = 16;
 
 pub fn side_name(side: Side) -> &'static str {
     side.name()
@@ -342,10 +359,13 @@ impl Room {
     pub fn new(data: RoomData) -> Room {
         Room {
             published: data.version,
-            data,
             ai: AiShown::default(),
             connected: [0, 0],
             events: broadcast::channel(EVENT_BUFFER).0,
+            recent: VecDeque::with_capacity(RECENT_EVENTS),
+            recent_from: data.version,
+            checked: None,
+            data,
         }
     }
 
@@ -372,11 +392,33 @@ impl Room {
             return;
         }
         self.published = version;
-        let _ = self.events.send(Arc::new(Event {
+        let event = Arc::new(Event {
             version: Some(version),
             kind: "state",
             data,
-        }));
+        });
+        if self.recent.len() == RECENT_EVENTS
+            && let Some(oldest) = self.recent.pop_front()
+        {
+            self.recent_from = oldest.version.unwrap_or(self.recent_from);
+        }
+        self.recent.push_back(Arc::clone(&event));
+        let _ = self.events.send(event);
+    }
+
+    /// The state events after `seen` up to `upto`, if they are all still
+    /// kept in memory.
+    pub fn recent_after(&self, seen: u64, upto: u64) -> Option<Vec<Arc<Event>>> {
+        if seen < self.recent_from || upto > self.published {
+            return None;
+        }
+        Some(
+            self.recent
+                .iter()
+                .filter(|e| e.version.is_some_and(|v| seen < v && v <= upto))
+                .cloned()
+                .collect(),
+        )
     }
 
     /// Sends an unversioned presence event (connections, AI thinking).

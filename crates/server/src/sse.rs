@@ -6,7 +6,7 @@
 //! the AI thinking) come as unversioned `presence` events. A stream opened with
 //! a seat's token (`Authorization: Bearer`) marks that seat connected.
 
-use crate::app::AppState;
+use crate::app::{AppState, Need};
 use crate::error::ApiError;
 use crate::limits::Kind;
 use crate::room::{Event, Room};
@@ -58,16 +58,40 @@ pub async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let slot = state.open_stream(peer.ip())?;
-    let mut room = state.room(&code, peer.ip()).await?;
     let last_seen: Option<u64> = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse().ok());
     let token = crate::api::bearer(&headers);
+    // A client resuming from an event id needs the events, not the room.
+    let need = match last_seen {
+        Some(_) => Need::Events,
+        None => Need::State,
+    };
+    let mut room = state.room_for(&code, peer.ip(), need).await?;
+    // What only the room itself tells: a seat taken through another instance
+    // since this one last read the room, or the state for an event id ahead
+    // of the events sent.
+    let behind = |room: &Room| room.published > room.data.version;
+    let token_unknown = |room: &Room| {
+        token
+            .as_deref()
+            .is_some_and(|token| room.data.seat_of(token).is_none())
+    };
+    if need == Need::Events
+        && behind(&room)
+        && (token_unknown(&room) || last_seen.is_some_and(|seen| seen > room.published))
+        && !state.refresh(&mut room, None).await?
+    {
+        return Err(ApiError::not_found(format!(
+            "no room {:?}",
+            crate::app::shown_code(&code)
+        )));
+    }
 
     // Subscribe and read the version under the lock: every later event is newer.
-    // (`state.room` checked the room against storage under this same lock.)
-    let (receiver, version, current, code, presence) = {
+    // (`state.room_for` checked the room against storage under this same lock.)
+    let (receiver, version, kept, current, code, presence) = {
         let receiver = room.events.subscribe();
         let seat = match token.as_deref() {
             // A token that holds no seat is a mistake, not a spectator.
@@ -86,50 +110,59 @@ pub async fn events(
                 seat,
             }
         });
-        let current = Event {
-            version: Some(room.data.version),
+        // Ahead of `data` when another instance's changes were passed on.
+        let version = room.data.version.max(room.published);
+        // A few events behind: exactly what was missed, from memory.
+        let kept = last_seen
+            .filter(|&seen| seen < version)
+            .and_then(|seen| room.recent_after(seen, version));
+        // Only for a client that has no usable event id.
+        let current = last_seen.is_none_or(|seen| seen > version).then(|| Event {
+            version: Some(version),
             kind: "state",
             data: room.state().to_string(),
-        };
+        });
         (
             receiver,
-            room.data.version,
+            version,
+            kept,
             current,
             room.data.code.clone(),
             presence,
         )
     };
     drop(room);
-    let backlog: Vec<Event> = match last_seen {
+    let backlog: Vec<Arc<Event>> = match (last_seen, kept) {
+        (Some(_), Some(kept)) => kept,
         // Exactly what was missed, from storage.
-        Some(seen) if seen < version => state
+        (Some(seen), None) if seen < version => state
             .blocking(move |s| s.events_after(&code, seen))
             .await?
             .into_iter()
             .filter(|(v, _)| *v <= version)
-            .map(|(v, data)| Event {
-                version: Some(v),
-                kind: "state",
-                data,
+            .map(|(v, data)| {
+                Arc::new(Event {
+                    version: Some(v),
+                    kind: "state",
+                    data,
+                })
             })
             .collect(),
-        Some(seen) if seen == version => Vec::new(),
+        (Some(seen), None) if seen == version => Vec::new(),
         // Ahead of the room (an id from another room, or from before a
         // takeback was swept): start again from the current state.
-        Some(_) | None => vec![current],
+        _ => current.map(Arc::new).into_iter().collect(),
     };
     let live = BroadcastStream::new(receiver)
         // A subscriber that fell too far behind is closed; it reconnects with
         // Last-Event-ID and is served from storage.
         .take_while(|item| std::future::ready(item.is_ok()))
         .filter_map(|item| std::future::ready(item.ok()));
-    let stream = stream::iter(backlog.into_iter().map(Arc::new))
-        .chain(live)
-        .map(move |event| {
-            // The stream owns the presence guard and the address's slot:
-            // dropped when the client leaves.
-            let _alive = (&presence, &slot);
-            Ok(to_sse(&event))
-        });
+    let stream = stream::iter(backlog).chain(live).map(move |event| {
+        // The stream owns the presence guard and the address's slot:
+        // dropped when the client leaves.
+        let _alive = (&presence, &slot);
+        Ok(to_sse(&event))
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(state.config.keep_alive)))
 }

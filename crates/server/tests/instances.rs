@@ -24,16 +24,9 @@ async fn a_player_on_each_instance_sees_the_others_moves_live() {
     let Some((a, b)) = two_instances("live").await else {
         return;
     };
-    let (code, seat, white) = create(
-        &a,
-        json!({"game": "escampe", "seat": "white", "opponent": "friend"}),
-    )
-    .await;
-    assert_eq!(seat, "white");
+    let (code, white) = white_room(&a, "escampe").await;
     // The second player joins through the other instance.
-    let (status, joined) = post(&b.url(&format!("/api/rooms/{code}/join")), json!({})).await;
-    assert_eq!(status, 200, "{joined}");
-    let black = joined["token"].as_str().unwrap().to_string();
+    let black = join(&b, &code).await;
     let mut on_a = SseReader::open(
         &a.url(&format!("/api/rooms/{code}/events")),
         Some(&white),
@@ -140,6 +133,40 @@ async fn reconnecting_to_the_other_instance_replays_exactly_the_missed_events() 
     let live = again.next_state().await;
     assert_eq!(live.id, Some(6));
     assert_eq!(live.data["moves"].as_array().unwrap().len(), 4);
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A stream that resumes from an event id is served from the events an
+/// instance has passed on, without reading the room; a seat taken through
+/// the other instance since is still recognised by its token.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_seat_taken_on_the_other_instance_resumes_its_stream_with_its_token() {
+    let Some((a, b)) = two_instances("resume-seat").await else {
+        return;
+    };
+    let (code, white) = white_room(&a, "escampe").await;
+    let events_on_a = a.url(&format!("/api/rooms/{code}/events"));
+    let mut watching = SseReader::open(&events_on_a, None, None).await;
+    assert_eq!(watching.next_state().await.id, Some(1));
+    // Black joins through B; A passes the event on but keeps its copy.
+    let black = join(&b, &code).await;
+    assert_eq!(watching.next_state().await.id, Some(2));
+    let mut resumed = SseReader::open(&events_on_a, Some(&black), Some(2)).await;
+    let quiet = resumed.next_within(Duration::from_millis(200)).await;
+    assert!(
+        quiet.as_ref().is_none_or(|e| e.event != "state"),
+        "{quiet:?}"
+    );
+    assert_eq!(play(&b, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await.0, 200);
+    let live = resumed.next_state().await;
+    assert_eq!(live.id, Some(3));
+    assert_eq!(live.data["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(state(&a, &code).await["seats"]["black"]["connected"], true);
+    // The white seat resumes on A from further back: the join and the move.
+    let mut white_stream = SseReader::open(&events_on_a, Some(&white), Some(1)).await;
+    assert_eq!(white_stream.next_state().await.id, Some(2));
+    assert_eq!(white_stream.next_state().await.id, Some(3));
     a.stop().await;
     b.stop().await;
 }

@@ -12,12 +12,12 @@
 use super::{
     AiJob, Change, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom,
 };
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
 use std::future::Future;
 use std::str::FromStr;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use tokio_postgres::{AsyncMessage, NoTls, Transaction};
+use tokio_postgres::{AsyncMessage, NoTls};
 
 /// The channel of the change notifications.
 const CHANNEL: &str = "plateau_events";
@@ -255,8 +255,8 @@ impl PostgresStorage {
             .await?;
         let Some(row) = tx
             .query_opt(
-                "SELECT code, game, variant, version, status, winner, reason, ai_seat, ai_level,
-                        rematch, created_at, updated_at FROM rooms WHERE code = $1",
+                &tx.prepare_cached("SELECT code, game, variant, version, status, winner, reason, ai_seat, ai_level,
+                        rematch, created_at, updated_at FROM rooms WHERE code = $1").await?,
                 &[&code],
             )
             .await?
@@ -286,7 +286,10 @@ impl PostgresStorage {
         };
         for row in tx
             .query(
-                "SELECT seat, token_hash FROM seats WHERE code = $1 ORDER BY seat",
+                &tx.prepare_cached(
+                    "SELECT seat, token_hash FROM seats WHERE code = $1 ORDER BY seat",
+                )
+                .await?,
                 &[&code],
             )
             .await?
@@ -296,7 +299,8 @@ impl PostgresStorage {
         }
         for row in tx
             .query(
-                "SELECT text FROM moves WHERE code = $1 ORDER BY ply",
+                &tx.prepare_cached("SELECT text FROM moves WHERE code = $1 ORDER BY ply")
+                    .await?,
                 &[&code],
             )
             .await?
@@ -304,13 +308,20 @@ impl PostgresStorage {
             room.moves.push(row.get(0));
         }
         room.offer = tx
-            .query_opt("SELECT kind, seat FROM offers WHERE code = $1", &[&code])
+            .query_opt(
+                &tx.prepare_cached("SELECT kind, seat FROM offers WHERE code = $1")
+                    .await?,
+                &[&code],
+            )
             .await?
             .map(|row| (row.get(0), row.get(1)));
         room.clock = tx
             .query_opt(
-                "SELECT initial_ms, increment_ms, white_ms, black_ms, running, since_ms
+                &tx.prepare_cached(
+                    "SELECT initial_ms, increment_ms, white_ms, black_ms, running, since_ms
                  FROM clocks WHERE code = $1",
+                )
+                .await?,
                 &[&code],
             )
             .await?
@@ -323,12 +334,17 @@ impl PostgresStorage {
                 since_ms: row.get(5),
             });
         room.public = tx
-            .query_opt("SELECT 1 FROM public_rooms WHERE code = $1", &[&code])
+            .query_opt(
+                &tx.prepare_cached("SELECT 1 FROM public_rooms WHERE code = $1")
+                    .await?,
+                &[&code],
+            )
             .await?
             .is_some();
         for row in tx
             .query(
-                "SELECT text FROM notes WHERE code = $1 ORDER BY seq",
+                &tx.prepare_cached("SELECT text FROM notes WHERE code = $1 ORDER BY seq")
+                    .await?,
                 &[&code],
             )
             .await?
@@ -354,7 +370,7 @@ impl PostgresStorage {
         // then finds the version moved on and writes nothing.
         let bumped = tx
             .execute(
-                "UPDATE rooms SET version = version + 1, updated_at = $3 WHERE code = $1 AND version = $2",
+                &tx.prepare_cached("UPDATE rooms SET version = version + 1, updated_at = $3 WHERE code = $1 AND version = $2").await?,
                 &[&code, &(expected as i64), &now],
             )
             .await?;
@@ -365,12 +381,13 @@ impl PostgresStorage {
             apply_change(&tx, code, next, change).await?;
         }
         tx.execute(
-            "INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)",
+            &tx.prepare_cached("INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)")
+                .await?,
             &[&code, &next, &event],
         )
         .await?;
         tx.execute(
-            "SELECT pg_notify($1, $2)",
+            &tx.prepare_cached("SELECT pg_notify($1, $2)").await?,
             &[&CHANNEL, &format!("{code}:{next}")],
         )
         .await?;
@@ -490,10 +507,10 @@ async fn write_clock(
     clock: &StoredClock,
 ) -> Result<(), StorageError> {
     tx.execute(
-        "INSERT INTO clocks (code, initial_ms, increment_ms, white_ms, black_ms, running, since_ms)
+        &tx.prepare_cached("INSERT INTO clocks (code, initial_ms, increment_ms, white_ms, black_ms, running, since_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (code) DO UPDATE SET initial_ms = $2, increment_ms = $3, white_ms = $4,
-             black_ms = $5, running = $6, since_ms = $7",
+             black_ms = $5, running = $6, since_ms = $7").await?,
         &[
             &code,
             &clock.initial_ms,
@@ -517,10 +534,13 @@ async fn insert_room(
 ) -> Result<bool, StorageError> {
     let inserted = tx
         .execute(
-            "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
+            &tx.prepare_cached(
+                "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
                                 ai_level, rematch, created_at, updated_at, creator)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
              ON CONFLICT (code) DO NOTHING",
+            )
+            .await?,
             &[
                 &room.code,
                 &room.game,
@@ -543,42 +563,53 @@ async fn insert_room(
     }
     for (seat, hash) in &room.seats {
         tx.execute(
-            "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+            &tx.prepare_cached("INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)")
+                .await?,
             &[&room.code, seat, &&hash[..]],
         )
         .await?;
     }
     for (ply, text) in room.moves.iter().enumerate() {
         tx.execute(
-            "INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)",
+            &tx.prepare_cached("INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)")
+                .await?,
             &[&room.code, &(ply as i32 + 1), text],
         )
         .await?;
     }
     if let Some((kind, seat)) = &room.offer {
         tx.execute(
-            "INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)",
+            &tx.prepare_cached("INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)")
+                .await?,
             &[&room.code, kind, seat],
         )
         .await?;
     }
     for (seq, text) in room.log.iter().enumerate() {
         tx.execute(
-            "INSERT INTO notes (code, seq, version, text) VALUES ($1, $2, $3, $4)",
+            &tx.prepare_cached(
+                "INSERT INTO notes (code, seq, version, text) VALUES ($1, $2, $3, $4)",
+            )
+            .await?,
             &[&room.code, &(seq as i32 + 1), &(room.version as i64), text],
         )
         .await?;
     }
     if room.public {
-        tx.execute("INSERT INTO public_rooms (code) VALUES ($1)", &[&room.code])
-            .await?;
+        tx.execute(
+            &tx.prepare_cached("INSERT INTO public_rooms (code) VALUES ($1)")
+                .await?,
+            &[&room.code],
+        )
+        .await?;
     }
     if let Some(clock) = &room.clock {
         write_clock(tx, &room.code, clock).await?;
     }
     for (version, payload) in events {
         tx.execute(
-            "INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)",
+            &tx.prepare_cached("INSERT INTO events (code, version, payload) VALUES ($1, $2, $3)")
+                .await?,
             &[&room.code, &(*version as i64), payload],
         )
         .await?;
@@ -595,19 +626,26 @@ async fn set_ai_turn(
     match due_ms {
         Some(due_ms) => {
             tx.execute(
-                "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+                &tx.prepare_cached("INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
                  SELECT code, version, creator, $2, NULL, 0, 0 FROM rooms WHERE code = $1
                  ON CONFLICT (code) DO UPDATE SET version = excluded.version,
-                     due_ms = excluded.due_ms, owner = NULL, lease_until_ms = 0, attempts = 0",
+                     due_ms = excluded.due_ms, owner = NULL, lease_until_ms = 0, attempts = 0").await?,
                 &[&code, &due_ms],
             )
             .await?;
-            tx.execute("SELECT pg_notify($1, '')", &[&JOBS_CHANNEL])
-                .await?;
+            tx.execute(
+                &tx.prepare_cached("SELECT pg_notify($1, '')").await?,
+                &[&JOBS_CHANNEL],
+            )
+            .await?;
         }
         None => {
-            tx.execute("DELETE FROM ai_jobs WHERE code = $1", &[&code])
-                .await?;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM ai_jobs WHERE code = $1")
+                    .await?,
+                &[&code],
+            )
+            .await?;
         }
     }
     Ok(())
@@ -622,14 +660,18 @@ async fn apply_change(
     match change {
         Change::Seat { seat, token_hash } => {
             tx.execute(
-                "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+                &tx.prepare_cached(
+                    "INSERT INTO seats (code, seat, token_hash) VALUES ($1, $2, $3)",
+                )
+                .await?,
                 &[&code, seat, &&token_hash[..]],
             )
             .await?;
         }
         Change::Move { ply, text } => {
             tx.execute(
-                "INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)",
+                &tx.prepare_cached("INSERT INTO moves (code, ply, text) VALUES ($1, $2, $3)")
+                    .await?,
                 &[&code, &(*ply as i32), text],
             )
             .await?;
@@ -640,24 +682,33 @@ async fn apply_change(
             reason,
         } => {
             tx.execute(
-                "UPDATE rooms SET status = $2, winner = $3, reason = $4 WHERE code = $1",
+                &tx.prepare_cached(
+                    "UPDATE rooms SET status = $2, winner = $3, reason = $4 WHERE code = $1",
+                )
+                .await?,
                 &[&code, status, winner, reason],
             )
             .await?;
         }
         Change::Rematch { code: rematch } => {
             tx.execute(
-                "UPDATE rooms SET rematch = $2 WHERE code = $1",
+                &tx.prepare_cached("UPDATE rooms SET rematch = $2 WHERE code = $1")
+                    .await?,
                 &[&code, rematch],
             )
             .await?;
         }
         Change::Offer { offer } => {
-            tx.execute("DELETE FROM offers WHERE code = $1", &[&code])
-                .await?;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM offers WHERE code = $1")
+                    .await?,
+                &[&code],
+            )
+            .await?;
             if let Some((kind, seat)) = offer {
                 tx.execute(
-                    "INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)",
+                    &tx.prepare_cached("INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)")
+                        .await?,
                     &[&code, kind, seat],
                 )
                 .await?;
@@ -665,7 +716,8 @@ async fn apply_change(
         }
         Change::Takeback { keep } => {
             tx.execute(
-                "DELETE FROM moves WHERE code = $1 AND ply > $2",
+                &tx.prepare_cached("DELETE FROM moves WHERE code = $1 AND ply > $2")
+                    .await?,
                 &[&code, &(*keep as i32)],
             )
             .await?;
@@ -674,8 +726,11 @@ async fn apply_change(
         Change::AiTurn { due_ms } => set_ai_turn(tx, code, *due_ms).await?,
         Change::Note { text } => {
             tx.execute(
-                "INSERT INTO notes (code, seq, version, text)
+                &tx.prepare_cached(
+                    "INSERT INTO notes (code, seq, version, text)
                  SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3 FROM notes WHERE code = $1",
+                )
+                .await?,
                 &[&code, &version, text],
             )
             .await?;
@@ -710,7 +765,9 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             let row = client
                 .query_opt(
-                    "SELECT version, created_at FROM rooms WHERE code = $1",
+                    &client
+                        .prepare_cached("SELECT version, created_at FROM rooms WHERE code = $1")
+                        .await?,
                     &[&code],
                 )
                 .await?;
@@ -734,7 +791,7 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             let rows = client
                 .query(
-                    "SELECT version, payload FROM events WHERE code = $1 AND version > $2 ORDER BY version",
+                    &client.prepare_cached("SELECT version, payload FROM events WHERE code = $1 AND version > $2 ORDER BY version").await?,
                     &[&code, &(version.min(i64::MAX as u64) as i64)],
                 )
                 .await?;
@@ -751,7 +808,11 @@ impl Storage for PostgresStorage {
             let tx = client.transaction().await?;
             // Another instance sweeping now does the work.
             let locked: bool = tx
-                .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&SWEEP_LOCK])
+                .query_one(
+                    &tx.prepare_cached("SELECT pg_try_advisory_xact_lock($1)")
+                        .await?,
+                    &[&SWEEP_LOCK],
+                )
                 .await?
                 .get(0);
             if !locked {
@@ -759,13 +820,18 @@ impl Storage for PostgresStorage {
             }
             let rows = tx
                 .query(
-                    "DELETE FROM rooms WHERE updated_at < $1 RETURNING code",
+                    &tx.prepare_cached("DELETE FROM rooms WHERE updated_at < $1 RETURNING code")
+                        .await?,
                     &[&before],
                 )
                 .await?;
             let forget: i64 = super::now_ms() - super::SERVED_MEMORY_MS;
-            tx.execute("DELETE FROM ai_addresses WHERE served_ms < $1", &[&forget])
-                .await?;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM ai_addresses WHERE served_ms < $1")
+                    .await?,
+                &[&forget],
+            )
+            .await?;
             tx.commit().await?;
             let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
             codes.sort();
@@ -801,14 +867,14 @@ impl Storage for PostgresStorage {
                 return Ok(None);
             };
             tx.execute(
-                "INSERT INTO ai_addresses (address, served_ms) VALUES ($1, $2)
-                 ON CONFLICT (address) DO UPDATE SET served_ms = excluded.served_ms",
+                &tx.prepare_cached("INSERT INTO ai_addresses (address, served_ms) VALUES ($1, $2)
+                 ON CONFLICT (address) DO UPDATE SET served_ms = excluded.served_ms").await?,
                 &[&row.get::<_, String>(3), &now_ms],
             )
             .await?;
             let waiting: i64 = tx
                 .query_one(
-                    "SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= $1",
+                    &tx.prepare_cached("SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= $1").await?,
                     &[&now_ms],
                 )
                 .await?
@@ -834,8 +900,12 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             client
                 .execute(
-                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = $4
+                    &client
+                        .prepare_cached(
+                            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = $4
                      WHERE code = $1 AND version = $2 AND owner = $3",
+                        )
+                        .await?,
                     &[&code, &(version as i64), &owner, &at_ms],
                 )
                 .await?;
@@ -848,8 +918,12 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             let released = client
                 .execute(
-                    "UPDATE ai_jobs SET owner = NULL, lease_until_ms = 0
+                    &client
+                        .prepare_cached(
+                            "UPDATE ai_jobs SET owner = NULL, lease_until_ms = 0
                      WHERE owner IS NOT NULL AND ($1::TEXT IS NULL OR owner = $1)",
+                        )
+                        .await?,
                     &[&owner],
                 )
                 .await?;
@@ -862,7 +936,9 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             client
                 .execute(
-                    "DELETE FROM ai_jobs WHERE code = $1 AND version = $2",
+                    &client
+                        .prepare_cached("DELETE FROM ai_jobs WHERE code = $1 AND version = $2")
+                        .await?,
                     &[&code, &(version as i64)],
                 )
                 .await?;
@@ -875,9 +951,9 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             client
                 .execute(
-                    "INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
+                    &client.prepare_cached("INSERT INTO ai_jobs (code, version, address, due_ms, owner, lease_until_ms, attempts)
                      SELECT code, version, creator, $3, NULL, 0, 0 FROM rooms WHERE code = $1 AND version = $2
-                     ON CONFLICT (code) DO NOTHING",
+                     ON CONFLICT (code) DO NOTHING").await?,
                     &[&code, &(version as i64), &now_ms],
                 )
                 .await?;
@@ -905,7 +981,12 @@ impl Storage for PostgresStorage {
         self.wait(async {
             let client = self.pool.get().await?;
             let rows = client
-                .query("SELECT code FROM rooms ORDER BY code", &[])
+                .query(
+                    &client
+                        .prepare_cached("SELECT code FROM rooms ORDER BY code")
+                        .await?,
+                    &[],
+                )
                 .await?;
             Ok(rows.iter().map(|row| row.get(0)).collect())
         })
@@ -932,7 +1013,11 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             let rows = client
                 .query(
-                    "SELECT code FROM rooms WHERE status = 'playing' ORDER BY code",
+                    &client
+                        .prepare_cached(
+                            "SELECT code FROM rooms WHERE status = 'playing' ORDER BY code",
+                        )
+                        .await?,
                     &[],
                 )
                 .await?;
@@ -945,14 +1030,14 @@ impl Storage for PostgresStorage {
             let client = self.pool.get().await?;
             let rows = client
                 .query(
-                    "SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
+                    &client.prepare_cached("SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
                             (SELECT COUNT(*) FROM moves m WHERE m.code = r.code),
                             (SELECT string_agg(s.seat, ' ') FROM seats s WHERE s.code = r.code),
                             c.initial_ms, c.increment_ms
                      FROM rooms r JOIN public_rooms p ON p.code = r.code
                      LEFT JOIN clocks c ON c.code = r.code
                      WHERE r.status IN ('waiting', 'playing')
-                     ORDER BY r.updated_at DESC, r.code LIMIT $1",
+                     ORDER BY r.updated_at DESC, r.code LIMIT $1").await?,
                     &[&(limit.min(i64::MAX as usize) as i64)],
                 )
                 .await?;

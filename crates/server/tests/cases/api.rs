@@ -294,6 +294,44 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
     server.stop().await;
 }
 
+/// A client a few events behind is served from the events the server keeps
+/// in memory, one further behind from storage: either way exactly the events
+/// that went out live, in order.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reconnection_near_or_far_behind_replays_the_events_sent_live() {
+    let server = TestServer::start(&test_db!("replay-far"), test_config()).await;
+    let (code, white) = white_room(&server, "ataxx").await;
+    let black = join(&server, &code).await;
+    let events = server.url(&format!("/api/rooms/{code}/events"));
+    let mut live = SseReader::open(&events, None, None).await;
+    let mut sent = vec![live.next_state().await];
+    // More moves than the server keeps in memory per room.
+    for _ in 0..30 {
+        let now = state(&server, &code).await;
+        let token = match now["side_to_move"].as_str() {
+            Some("white") => &white,
+            _ => &black,
+        };
+        play_first(&server, &code, token).await;
+        sent.push(live.next_state().await);
+    }
+    let last = sent.last().unwrap().id.unwrap();
+    for seen in [last - 1, last - 3, last - 15, last - 16, last - 17, last - 25, 2] {
+        let mut again = SseReader::open(&events, None, Some(seen)).await;
+        for expected in sent.iter().filter(|e| e.id.unwrap() > seen) {
+            let event = again.next_state().await;
+            assert_eq!(event.id, expected.id, "after {seen}");
+            assert_eq!(event.data, expected.data, "event {:?} after {seen}", event.id);
+        }
+        let quiet = again.next_within(Duration::from_millis(100)).await;
+        assert!(
+            quiet.as_ref().is_none_or(|e| e.event != "state"),
+            "after {seen}: {quiet:?}"
+        );
+    }
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_ai_room_answers_with_a_legal_move() {
     let server = TestServer::start(&test_db!("ai"), test_config()).await;

@@ -198,18 +198,30 @@ pub async fn create(server: &TestServer, body: Value) -> (String, String, String
     )
 }
 
-/// A friend room for escampe with both seats taken: (code, white token, black token).
-pub async fn friend_room(server: &TestServer) -> (String, String, String) {
+/// A friend room of `game` with White's seat taken: (code, white token).
+pub async fn white_room(server: &TestServer, game: &str) -> (String, String) {
     let (code, seat, token) = create(
         server,
-        json!({"game": "escampe", "seat": "white", "opponent": "friend"}),
+        json!({"game": game, "seat": "white", "opponent": "friend"}),
     )
     .await;
     assert_eq!(seat, "white");
+    (code, token)
+}
+
+/// Takes the free seat of a room (through `server`); returns its token.
+pub async fn join(server: &TestServer, code: &str) -> String {
     let (status, joined) = post(&server.url(&format!("/api/rooms/{code}/join")), json!({})).await;
     assert_eq!(status, 200, "{joined}");
-    assert_eq!(joined["seat"], "black");
-    (code, token, joined["token"].as_str().unwrap().to_string())
+    joined["token"].as_str().unwrap().to_string()
+}
+
+/// A friend room for escampe with both seats taken: (code, white token, black token).
+pub async fn friend_room(server: &TestServer) -> (String, String, String) {
+    let (code, white) = white_room(server, "escampe").await;
+    let black = join(server, &code).await;
+    assert_eq!(state(server, &code).await["seats"]["black"]["taken"], true);
+    (code, white, black)
 }
 
 pub async fn state(server: &TestServer, code: &str) -> Value {
