@@ -259,6 +259,7 @@ impl AppState {
             let mut room = shared.lock_owned().await;
             if !self.storage.is_shared()
                 || Self::checked_since(&room, arrived)
+                || (need == Need::Events && room.events_checked.is_some_and(|c| c >= arrived))
                 || match need {
                     Need::State => self.refresh(&mut room, None).await?,
                     Need::Events => self.catch_up(&mut room).await?,
@@ -305,6 +306,7 @@ impl AppState {
         } else {
             self.publish_missed(room, version).await?;
         }
+        room.events_checked = Some(started);
         Ok(true)
     }
 
@@ -466,7 +468,7 @@ impl AppState {
         });
     }
 
-    fn forget(&self, code: &str) {
+    pub(crate) fn forget(&self, code: &str) {
         self.rooms
             .lock()
             .unwrap_or_else(|e| e.into_inner())

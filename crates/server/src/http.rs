@@ -33,20 +33,13 @@ const LISTEN_BACKLOG: u32 = 8192;
 /// Binds `addr` (a host name may give several addresses: the first that
 /// binds) with the larger backlog.
 pub(crate) async fn bind(addr: &str) -> std::io::Result<TcpListener> {
+    let named = |err: std::io::Error| std::io::Error::new(err.kind(), format!("{addr}: {err}"));
     let mut last_error = None;
-    for address in tokio::net::lookup_host(addr).await? {
-        let socket = match address {
-            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
-            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
-        };
-        // As `TcpListener::bind` does: a restart may reuse the port at once.
-        socket.set_reuseaddr(true)?;
-        match socket
-            .bind(address)
-            .and_then(|()| socket.listen(LISTEN_BACKLOG))
-        {
+    for address in tokio::net::lookup_host(addr).await.map_err(named)? {
+        match listen(address) {
             Ok(listener) => return Ok(listener),
-            Err(err) => last_error = Some(err),
+            // Another of its addresses may bind (IPv6 turned off, say).
+            Err(err) => last_error = Some(named(err)),
         }
     }
     Err(last_error.unwrap_or_else(|| {
@@ -55,6 +48,17 @@ pub(crate) async fn bind(addr: &str) -> std::io::Result<TcpListener> {
             format!("{addr:?} names no address"),
         )
     }))
+}
+
+fn listen(address: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    // As `TcpListener::bind` does: a restart may reuse the port at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 /// Accepts connections until the returned future is dropped; then every
@@ -201,6 +205,21 @@ fn canonical(ip: IpAddr) -> IpAddr {
 mod tests {
     use super::*;
     use axum::http::HeaderMap;
+
+    #[tokio::test]
+    async fn binds_an_address_or_a_host_name_and_names_what_fails() {
+        let first = bind("127.0.0.1:0").await.unwrap();
+        let taken = first.local_addr().unwrap();
+        assert!(taken.port() > 0);
+        let by_name = bind("localhost:0").await.unwrap();
+        assert!(by_name.local_addr().unwrap().ip().is_loopback());
+        // A port with a listener on it stays refused (the address is named).
+        let err = bind(&taken.to_string()).await.unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::AddrInUse, "{err}");
+        assert!(err.to_string().contains(&taken.to_string()), "{err}");
+        let err = bind("127.0.0.1:99999").await.unwrap_err();
+        assert!(err.to_string().contains("127.0.0.1:99999"), "{err}");
+    }
 
     fn forwarded(values: &[&str]) -> HeaderMap {
         let mut headers = HeaderMap::new();

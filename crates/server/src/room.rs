@@ -152,6 +152,9 @@ pub struct Room {
     /// check of its own, since every change acknowledged before it arrived
     /// was in storage when the check read it.
     pub checked: Option<Instant>,
+    /// The same for the events alone: when the last check that brought the
+    /// events sent up to storage's version began.
+    pub events_checked: Option<Instant>,
 }
 
 /// Broadcast buffer per room: a subscriber further behind reconnects and is
@@ -365,6 +368,7 @@ impl Room {
             recent: VecDeque::with_capacity(RECENT_EVENTS),
             recent_from: data.version,
             checked: None,
+            events_checked: None,
             data,
         }
     }
@@ -434,5 +438,47 @@ impl Room {
             kind: "presence",
             data: self.state().to_string(),
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn versions(events: Option<Vec<Arc<Event>>>) -> Option<Vec<u64>> {
+        events.map(|events| events.iter().filter_map(|e| e.version).collect())
+    }
+
+    #[test]
+    fn the_last_events_are_kept_and_only_a_complete_run_is_served() {
+        let spec = GameSpec::lookup("escampe", None).unwrap();
+        let mut room = Room::new(RoomData::new("ABCDE".into(), spec, None));
+        assert_eq!(room.published, 1);
+        for version in 2..=10 {
+            room.publish_at(version, format!("state {version}"));
+        }
+        assert_eq!(versions(room.recent_after(1, 10)), Some((2..=10).collect()));
+        assert_eq!(versions(room.recent_after(4, 6)), Some(vec![5, 6]));
+        assert_eq!(versions(room.recent_after(10, 10)), Some(vec![]));
+        // Before the room was read: not in memory.
+        assert_eq!(versions(room.recent_after(0, 10)), None);
+        for version in 11..=40 {
+            room.publish_at(version, format!("state {version}"));
+        }
+        // An event already sent is not sent or kept twice.
+        room.publish_at(40, "again".into());
+        let kept = room.recent_after(24, 40).unwrap();
+        assert_eq!(kept.len(), RECENT_EVENTS);
+        assert_eq!(kept[0].version, Some(25));
+        assert_eq!(kept[0].data, "state 25");
+        assert_eq!(kept[RECENT_EVENTS - 1].data, "state 40");
+        // The oldest kept is 25: resuming after 23 needs 24, gone.
+        assert_eq!(versions(room.recent_after(23, 40)), None);
+        assert_eq!(
+            versions(room.recent_after(30, 35)),
+            Some(vec![31, 32, 33, 34, 35])
+        );
+        // Beyond what was sent: not known here.
+        assert_eq!(versions(room.recent_after(30, 41)), None);
     }
 }

@@ -1,8 +1,9 @@
 //! `GET /api/rooms/{code}/events`: Server-Sent Events, one per state change.
 //!
 //! Each versioned event carries the room's whole state with its version as the
-//! event id; a client reconnecting with `Last-Event-ID` first gets, from
-//! storage, exactly the events it missed. Presence updates (who is connected,
+//! event id; a client reconnecting with `Last-Event-ID` first gets exactly the
+//! events it missed (the room's last few from memory, older ones from
+//! storage). Presence updates (who is connected,
 //! the AI thinking) come as unversioned `presence` events. A stream opened with
 //! a seat's token (`Authorization: Bearer`) marks that seat connected.
 
@@ -69,20 +70,19 @@ pub async fn events(
         None => Need::State,
     };
     let mut room = state.room_for(&code, peer.ip(), need).await?;
-    // What only the room itself tells: a seat taken through another instance
-    // since this one last read the room, or the state for an event id ahead
-    // of the events sent.
-    let behind = |room: &Room| room.published > room.data.version;
-    let token_unknown = |room: &Room| {
-        token
-            .as_deref()
-            .is_some_and(|token| room.data.seat_of(token).is_none())
-    };
+    // What only the room itself tells, when its copy here is behind the
+    // events passed on: a seat's token (one taken through another instance,
+    // and presence, which is built from the room and not sent from a copy
+    // behind), or the state for an event id ahead of the events sent.
+    // Spectators resuming, most of a reconnection storm, need none of it.
     if need == Need::Events
-        && behind(&room)
-        && (token_unknown(&room) || last_seen.is_some_and(|seen| seen > room.published))
+        && room.published > room.data.version
+        && (token.is_some() || last_seen.is_some_and(|seen| seen > room.published))
         && !state.refresh(&mut room, None).await?
     {
+        let gone = room.data.code.clone();
+        drop(room);
+        state.forget(&gone);
         return Err(ApiError::not_found(format!(
             "no room {:?}",
             crate::app::shown_code(&code)

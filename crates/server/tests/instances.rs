@@ -138,8 +138,9 @@ async fn reconnecting_to_the_other_instance_replays_exactly_the_missed_events() 
 }
 
 /// A stream that resumes from an event id is served from the events an
-/// instance has passed on, without reading the room; a seat taken through
-/// the other instance since is still recognised by its token.
+/// instance has passed on (a spectator's without reading the room again); a
+/// seat taken through the other instance since is still recognised by its
+/// token.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_seat_taken_on_the_other_instance_resumes_its_stream_with_its_token() {
     let Some((a, b)) = two_instances("resume-seat").await else {
@@ -152,6 +153,12 @@ async fn a_seat_taken_on_the_other_instance_resumes_its_stream_with_its_token() 
     // Black joins through B; A passes the event on but keeps its copy.
     let black = join(&b, &code).await;
     assert_eq!(watching.next_state().await.id, Some(2));
+    // A's copy of the room is behind the events it passed on: a spectator
+    // resumes from them.
+    let mut spectator = SseReader::open(&events_on_a, None, Some(1)).await;
+    let replayed = spectator.next_state().await;
+    assert_eq!(replayed.id, Some(2));
+    assert_eq!(replayed.data["seats"]["black"]["taken"], true);
     let mut resumed = SseReader::open(&events_on_a, Some(&black), Some(2)).await;
     let quiet = resumed.next_within(Duration::from_millis(200)).await;
     assert!(
@@ -161,6 +168,7 @@ async fn a_seat_taken_on_the_other_instance_resumes_its_stream_with_its_token() 
     assert_eq!(play(&b, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await.0, 200);
     let live = resumed.next_state().await;
     assert_eq!(live.id, Some(3));
+    assert_eq!(spectator.next_state().await.id, Some(3));
     assert_eq!(live.data["moves"].as_array().unwrap().len(), 1);
     assert_eq!(state(&a, &code).await["seats"]["black"]["connected"], true);
     // The white seat resumes on A from further back: the join and the move.
