@@ -2,7 +2,7 @@
 
 use crate::error::ApiError;
 use crate::limits::{Kind, Limiter, Rates};
-use crate::room::{Room, RoomData};
+use crate::room::{Need, Room, RoomData};
 use crate::storage::{Change, Database, Notice, Storage};
 use crate::tokens;
 use axum::Router;
@@ -258,8 +258,7 @@ impl AppState {
         if let Some(shared) = self.cached_room(code) {
             let mut room = shared.lock_owned().await;
             if !self.storage.is_shared()
-                || Self::checked_since(&room, arrived)
-                || (need == Need::Events && room.events_checked.is_some_and(|c| c >= arrived))
+                || room.checked_since(arrived, need)
                 || match need {
                     Need::State => self.refresh(&mut room, None).await?,
                     Need::Events => self.catch_up(&mut room).await?,
@@ -304,19 +303,11 @@ impl AppState {
         if version <= room.data.version {
             room.checked = Some(started);
         } else {
+            // The room stays as it was read: only its events are current.
             self.publish_missed(room, version).await?;
         }
         room.events_checked = Some(started);
         Ok(true)
-    }
-
-    /// Whether a check against storage that began after `arrived` found the
-    /// room current, with nothing heard of since: requests waiting on one
-    /// room share one check (after an instance dies, its clients all come
-    /// back at once).
-    fn checked_since(room: &Room, arrived: Instant) -> bool {
-        room.checked.is_some_and(|checked| checked >= arrived)
-            && room.published <= room.data.version
     }
 
     /// Brings a room kept in memory up to date with storage, where another
@@ -348,6 +339,7 @@ impl AppState {
         if stored_version <= held {
             if known.is_none() {
                 room.checked = Some(started);
+                room.events_checked = Some(started);
             }
             return Ok(true);
         }
@@ -376,6 +368,7 @@ impl AppState {
         }
         room.data = data;
         room.checked = Some(started);
+        room.events_checked = Some(started);
         // Whichever instance sees a clock run watches it: the first to end
         // the game wins, the others find it over.
         if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
@@ -681,20 +674,6 @@ pub(crate) fn shown_code(code: &str) -> String {
         Some((cut, _)) => format!("{}…", &code[..cut]),
         None => code.to_string(),
     }
-}
-
-/// What a handler needs current when it looks a room up, with other
-/// instances sharing the storage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Need {
-    /// The room itself: its game, seats, clock (every change, every answer
-    /// built from the state).
-    State,
-    /// Only the events it has sent: an event stream that resumes from an
-    /// event id. After an instance dies, its clients all resume on the others
-    /// at once; reading each of their rooms whole made that storm seconds
-    /// long.
-    Events,
 }
 
 /// Opens the database, binds `addr` and serves until Ctrl-C: what `plateau

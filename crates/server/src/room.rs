@@ -53,6 +53,31 @@ pub struct Event {
     pub data: String,
 }
 
+impl Event {
+    /// The room's whole state at `version`, as sent live and replayed.
+    pub fn state(version: u64, data: String) -> Event {
+        Event {
+            version: Some(version),
+            kind: "state",
+            data,
+        }
+    }
+}
+
+/// What a handler needs current when it looks a room up, with other
+/// instances sharing the storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// The room itself: its game, seats, clock (every change, every answer
+    /// built from the state).
+    State,
+    /// Only the events it has sent: an event stream that resumes from an
+    /// event id. After an instance dies, its clients all resume on the others
+    /// at once; reading each of their rooms whole made that storm seconds
+    /// long.
+    Events,
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameResult {
@@ -152,8 +177,9 @@ pub struct Room {
     /// check of its own, since every change acknowledged before it arrived
     /// was in storage when the check read it.
     pub checked: Option<Instant>,
-    /// The same for the events alone: when the last check that brought the
-    /// events sent up to storage's version began.
+    /// The same for the events alone: when the last check began that found
+    /// (or brought) the events sent up to storage's version. A check that
+    /// found the room current found its events current too.
     pub events_checked: Option<Instant>,
 }
 
@@ -396,11 +422,7 @@ impl Room {
             return;
         }
         self.published = version;
-        let event = Arc::new(Event {
-            version: Some(version),
-            kind: "state",
-            data,
-        });
+        let event = Arc::new(Event::state(version, data));
         if self.recent.len() == RECENT_EVENTS
             && let Some(oldest) = self.recent.pop_front()
         {
@@ -408,6 +430,23 @@ impl Room {
         }
         self.recent.push_back(Arc::clone(&event));
         let _ = self.events.send(event);
+    }
+
+    /// Whether this copy of the room is older than the events it has sent:
+    /// another instance's changes were passed on without reading it again.
+    pub fn is_behind(&self) -> bool {
+        self.published > self.data.version
+    }
+
+    /// Whether a check against shared storage that began after `arrived`
+    /// found `need` current: requests waiting on one room share one check
+    /// (after an instance dies, its clients all come back at once).
+    pub fn checked_since(&self, arrived: Instant, need: Need) -> bool {
+        let since = |check: Option<Instant>| check.is_some_and(|check| check >= arrived);
+        match need {
+            Need::State => since(self.checked) && !self.is_behind(),
+            Need::Events => since(self.events_checked),
+        }
     }
 
     /// The state events after `seen` up to `upto`, if they are all still
@@ -430,7 +469,7 @@ impl Room {
         // Built from the room as last read: behind events already passed on
         // from another instance, it would show an older state. The next
         // state event carries the live parts anyway.
-        if self.published > self.data.version {
+        if self.is_behind() {
             return;
         }
         let _ = self.events.send(Arc::new(Event {

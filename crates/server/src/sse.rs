@@ -7,10 +7,10 @@
 //! the AI thinking) come as unversioned `presence` events. A stream opened with
 //! a seat's token (`Authorization: Bearer`) marks that seat connected.
 
-use crate::app::{AppState, Need};
+use crate::app::AppState;
 use crate::error::ApiError;
 use crate::limits::Kind;
-use crate::room::{Event, Room};
+use crate::room::{Event, Need, Room};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -76,7 +76,7 @@ pub async fn events(
     // behind), or the state for an event id ahead of the events sent.
     // Spectators resuming, most of a reconnection storm, need none of it.
     if need == Need::Events
-        && room.published > room.data.version
+        && room.is_behind()
         && (token.is_some() || last_seen.is_some_and(|seen| seen > room.published))
         && !state.refresh(&mut room, None).await?
     {
@@ -117,11 +117,9 @@ pub async fn events(
             .filter(|&seen| seen < version)
             .and_then(|seen| room.recent_after(seen, version));
         // Only for a client that has no usable event id.
-        let current = last_seen.is_none_or(|seen| seen > version).then(|| Event {
-            version: Some(version),
-            kind: "state",
-            data: room.state().to_string(),
-        });
+        let current = last_seen
+            .is_none_or(|seen| seen > version)
+            .then(|| Event::state(version, room.state().to_string()));
         (
             receiver,
             version,
@@ -140,13 +138,7 @@ pub async fn events(
             .await?
             .into_iter()
             .filter(|(v, _)| *v <= version)
-            .map(|(v, data)| {
-                Arc::new(Event {
-                    version: Some(v),
-                    kind: "state",
-                    data,
-                })
-            })
+            .map(|(v, data)| Arc::new(Event::state(v, data)))
             .collect(),
         (Some(seen), None) if seen == version => Vec::new(),
         // Ahead of the room (an id from another room, or from before a

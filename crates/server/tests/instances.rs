@@ -123,11 +123,9 @@ async fn reconnecting_to_the_other_instance_replays_exactly_the_missed_events() 
         SseReader::open(&b.url(&format!("/api/rooms/{code}/events")), None, Some(3)).await;
     let replayed: Vec<Option<u64>> = vec![again.next_state().await.id, again.next_state().await.id];
     assert_eq!(replayed, [Some(4), Some(5)]);
-    let quiet = again.next_within(Duration::from_millis(300)).await;
-    assert!(
-        quiet.as_ref().is_none_or(|e| e.event != "state"),
-        "{quiet:?}"
-    );
+    again
+        .assert_no_state_within(Duration::from_millis(300), "after the replay")
+        .await;
     // And it stays live for a move made through A.
     assert_eq!(play(&a, &code, &black, 5, "E").await.0, 200);
     let live = again.next_state().await;
@@ -160,11 +158,9 @@ async fn a_seat_taken_on_the_other_instance_resumes_its_stream_with_its_token() 
     assert_eq!(replayed.id, Some(2));
     assert_eq!(replayed.data["seats"]["black"]["taken"], true);
     let mut resumed = SseReader::open(&events_on_a, Some(&black), Some(2)).await;
-    let quiet = resumed.next_within(Duration::from_millis(200)).await;
-    assert!(
-        quiet.as_ref().is_none_or(|e| e.event != "state"),
-        "{quiet:?}"
-    );
+    resumed
+        .assert_no_state_within(Duration::from_millis(200), "resumed up to date")
+        .await;
     assert_eq!(play(&b, &code, &black, 2, "C6/A6/B5/D5/E6/F5").await.0, 200);
     let live = resumed.next_state().await;
     assert_eq!(live.id, Some(3));

@@ -276,21 +276,16 @@ async fn a_reconnecting_client_gets_exactly_what_it_missed() {
     let missed: Vec<Option<u64>> = vec![stream.next_state().await.id, stream.next_state().await.id];
     assert_eq!(missed, [Some(4), Some(5)]);
     // Nothing else until the next change.
-    let quiet = stream.next_within(Duration::from_millis(300)).await;
-    assert!(
-        quiet.as_ref().is_none_or(|e| e.event != "state"),
-        "{quiet:?}"
-    );
+    stream
+        .assert_no_state_within(Duration::from_millis(300), "after the missed events")
+        .await;
     play(&server, &code, &black, 5, "E").await;
     assert_eq!(stream.next_state().await.id, Some(6));
     // Up to date: only new events.
     let mut current = SseReader::open(&events, None, Some(6)).await;
-    assert!(
-        current
-            .next_within(Duration::from_millis(300))
-            .await
-            .is_none_or(|e| e.event != "state")
-    );
+    current
+        .assert_no_state_within(Duration::from_millis(300), "up to date")
+        .await;
     server.stop().await;
 }
 
@@ -323,11 +318,9 @@ async fn a_reconnection_near_or_far_behind_replays_the_events_sent_live() {
             assert_eq!(event.id, expected.id, "after {seen}");
             assert_eq!(event.data, expected.data, "event {:?} after {seen}", event.id);
         }
-        let quiet = again.next_within(Duration::from_millis(100)).await;
-        assert!(
-            quiet.as_ref().is_none_or(|e| e.event != "state"),
-            "after {seen}: {quiet:?}"
-        );
+        again
+            .assert_no_state_within(Duration::from_millis(100), &format!("after {seen}"))
+            .await;
     }
     server.stop().await;
 }

@@ -351,4 +351,22 @@ impl SseReader {
             }
         }
     }
+
+    /// Fails if a state event arrives within `wait` (presence events may).
+    pub async fn assert_no_state_within(&mut self, wait: Duration, context: &str) {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            match self.next_within(left).await {
+                Some(event) if event.event == "state" => {
+                    panic!("{context}: unexpected state event {event:?}")
+                }
+                Some(_) => {}
+                None => return,
+            }
+        }
+    }
 }
