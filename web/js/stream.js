@@ -97,7 +97,10 @@ export function openStream({ code, token, lastId, onEvent, onConnection }) {
       }
       onConnection('lost');
       failures += 1;
-      await sleep(Math.min(500 * 2 ** Math.min(failures, 5), MAX_BACKOFF_MS));
+      // Half to one and a half times the backoff: when a server instance
+      // dies, its pages come back spread over a second, not all at once.
+      const backoff = Math.min(500 * 2 ** Math.min(failures, 5), MAX_BACKOFF_MS);
+      await sleep(backoff * (0.5 + Math.random()));
     }
   })();
 

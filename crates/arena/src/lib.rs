@@ -9,11 +9,14 @@
 //! - [`tune`]: the draughts seed's evolutionary algorithm for any game's
 //!   features, with every generation stored and playable;
 //! - [`weights`]: the weight file format;
+//! - [`journal`]: a match's finished games kept on disk, so that a stopped
+//!   match resumes;
 //! - [`pool`]: independent jobs on a few threads, results in job order.
 
 pub mod crosstable;
 pub mod external;
 mod game;
+pub mod journal;
 pub mod openings;
 mod player;
 pub mod pool;
@@ -31,6 +34,6 @@ pub use player::{
     Clocks, EXTERNAL_DEFAULT_MOVETIME, EngineSpec, MoveRequest, Player, PlayerError,
     WEIGHTED_PROFILE, generation_file,
 };
-pub use runner::{MatchConfig, MatchResult, MatchStatus, run_match};
+pub use runner::{MatchConfig, MatchResult, MatchStatus, run_match, run_match_resuming};
 pub use sprt::{Sprt, SprtStatus};
 pub use stats::{Pentanomial, Tally};

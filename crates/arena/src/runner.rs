@@ -59,6 +59,18 @@ pub struct MatchResult {
 /// Plays the match, calling `on_game` as each game finishes (in finishing order).
 pub fn run_match(
     config: &MatchConfig,
+    on_game: impl FnMut(&GameRecord, &MatchStatus) + Send,
+) -> Result<MatchResult, String> {
+    run_match_resuming(config, &[], on_game)
+}
+
+/// [`run_match`] where the games in `played` (from a [`crate::journal`])
+/// are already finished: they count as they are and only the others are
+/// played. Each game's opening and seeds follow from its number, so the
+/// result is the match that would have run without the stop.
+pub fn run_match_resuming(
+    config: &MatchConfig,
+    played: &[GameRecord],
     mut on_game: impl FnMut(&GameRecord, &MatchStatus) + Send,
 ) -> Result<MatchResult, String> {
     let games = (config.games.max(1).div_ceil(2) * 2) as usize;
@@ -114,16 +126,34 @@ pub fn run_match(
         total: games,
         ..MatchStatus::default()
     };
+    if let Some(record) = played.iter().find(|g| g.number >= games) {
+        return Err(format!(
+            "game {} was played, but this match has {games} games",
+            record.number + 1
+        ));
+    }
     // A pair's first finished game: its score, or `None` when it has no result.
     let mut first_of_pair: Vec<Option<Option<f64>>> = vec![None; pairs];
+    let mut decided = false;
+    for record in played {
+        decided = account(config, &mut status, &mut first_of_pair, record);
+    }
+    let remaining: Vec<usize> = if decided {
+        Vec::new()
+    } else {
+        (0..games)
+            .filter(|&number| played.iter().all(|g| g.number != number))
+            .collect()
+    };
     let results = run_jobs_with(
-        games,
+        remaining.len(),
         config.concurrency,
         // Each worker keeps its two players from game to game: built-in
         // engines restart as if new (same seed, same game), without
         // allocating their tables again; engine programs start anew.
         || -> [Option<Box<dyn Player>>; 2] { [None, None] },
-        |kept, number| {
+        |kept, index| {
+            let number = remaining[index];
             let white = number % 2;
             let seed = config.seed.wrapping_add(number as u64 * 2);
             let start = start_of(number / 2)?;
@@ -182,33 +212,45 @@ pub fn run_match(
             let Ok(record) = result else {
                 return false;
             };
-            status.done += 1;
-            let score = record.has_result().then(|| record.score_of(0));
-            match score {
-                Some(score) => status.tally.add(score),
-                None => status.void += 1,
-            }
-            let pair = record.number / 2;
-            match (first_of_pair[pair], score) {
-                (Some(Some(other)), Some(score)) => status.penta.add_pair(other, score),
-                // A pair with a void game is left out of the pairs.
-                (Some(_), _) => {}
-                (None, _) => first_of_pair[pair] = Some(score),
-            }
-            if let Some(sprt) = &config.sprt {
-                let llr = sprt.llr(&status.tally, &status.penta);
-                status.sprt = Some((llr, sprt.status(llr)));
-            }
+            let decided = account(config, &mut status, &mut first_of_pair, record);
             on_game(record, &status);
-            !matches!(status.sprt, Some((_, s)) if s != SprtStatus::Continue)
+            !decided
         },
     );
-    let mut records = Vec::with_capacity(games);
+    let mut records = played.to_vec();
     for result in results.into_iter().flatten() {
         records.push(result?);
     }
+    records.sort_by_key(|record| record.number);
     status.total = records.len();
     Ok(MatchResult { records, status })
+}
+
+/// Counts a finished game in `status`; true once the SPRT has decided.
+fn account(
+    config: &MatchConfig,
+    status: &mut MatchStatus,
+    first_of_pair: &mut [Option<Option<f64>>],
+    record: &GameRecord,
+) -> bool {
+    status.done += 1;
+    let score = record.has_result().then(|| record.score_of(0));
+    match score {
+        Some(score) => status.tally.add(score),
+        None => status.void += 1,
+    }
+    let pair = record.number / 2;
+    match (first_of_pair[pair], score) {
+        (Some(Some(other)), Some(score)) => status.penta.add_pair(other, score),
+        // A pair with a void game is left out of the pairs.
+        (Some(_), _) => {}
+        (None, _) => first_of_pair[pair] = Some(score),
+    }
+    if let Some(sprt) = &config.sprt {
+        let llr = sprt.llr(&status.tally, &status.penta);
+        status.sprt = Some((llr, sprt.status(llr)));
+    }
+    matches!(status.sprt, Some((_, s)) if s != SprtStatus::Continue)
 }
 
 /// Starts every engine once before the match so that a wrong command or a

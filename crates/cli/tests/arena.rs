@@ -49,6 +49,69 @@ fn a_draughts_match_writes_pdn_and_pentanomial_statistics() {
 }
 
 #[test]
+fn a_journalled_match_run_again_plays_only_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("match.journal");
+    let pdn = dir.path().join("games.pdn");
+    let run = |engine: &str| {
+        plateau(&[
+            "match",
+            "draughts",
+            "--engine",
+            "expert",
+            "--engine",
+            engine,
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--concurrency",
+            "1",
+            "--journal",
+            journal.to_str().unwrap(),
+            "--record",
+            pdn.to_str().unwrap(),
+        ])
+    };
+    let first = run("seed");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("0 of 4 games already played"),
+        "{}",
+        stderr(&first)
+    );
+    // A stop after two games: the journal keeps its first two.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let two: Vec<&str> = text.lines().take(4).collect();
+    std::fs::write(&journal, format!("{}\n", two.join("\n"))).unwrap();
+    let resumed = run("seed");
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let said = stderr(&resumed);
+    assert!(said.contains("2 of 4 games already played"), "{said}");
+    assert!(
+        said.contains("2 games in") && said.contains("2 more from the journal"),
+        "{said}"
+    );
+    // The same result block as the uninterrupted match, and every game recorded.
+    assert_eq!(stdout(&resumed), stdout(&first));
+    let games = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(games.matches("[Event ").count(), 4, "{games}");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        6
+    );
+
+    // Another match on that journal is refused before any game.
+    let other = run("medium");
+    assert!(!other.status.success());
+    let said = stderr(&other);
+    assert!(
+        said.contains("another match") && said.contains("engines"),
+        "{said}"
+    );
+}
+
+#[test]
 fn an_sprt_match_prints_its_verdict() {
     let out = plateau(&[
         "match",

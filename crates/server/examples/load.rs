@@ -15,8 +15,11 @@
 //!
 //! Client `i` listens on instance `i mod N`; rooms are created and moves posted
 //! round robin over the instances. A stream that ends early reconnects to the
-//! next instance with `Last-Event-ID`; a move whose instance does not answer
-//! goes to the next one. At the end every room is read back and checked:
+//! next instance with `Last-Event-ID` after a delay drawn as the page draws
+//! its own (`--reconnect-ms`: half to one and a half times it, so that the
+//! clients of a killed instance do not all come back in the same instant; 0
+//! reconnects at once); a move whose instance does not answer goes to the
+//! next one. At the end every room is read back and checked:
 //!
 //! - **lost**: a move acknowledged (200) but missing from the room;
 //! - **duplicated**: an event a client received twice;
@@ -27,7 +30,8 @@
 //!
 //! Reports the streams held, move-to-event latency (from sending a move to
 //! each subscriber receiving its event live; replays after a reconnection are
-//! counted apart) and move POST latency, as percentiles, then the
+//! counted apart), move POST latency and the reconnections' gaps (from the
+//! cut to the new stream's first line), as percentiles, then the
 //! move-to-event latency per 5 s window (a kill's reconnection storm shows up
 //! as one slow window). All clients share one
 //! address, so the servers run without rate limits.
@@ -48,9 +52,11 @@ struct Options {
     seconds: u64,
     /// An instance to SIGKILL, and when (seconds into the moves).
     kill: Option<(i32, u64)>,
+    /// The middle of the delay before a cut stream reconnects.
+    reconnect: Duration,
 }
 
-const USAGE: &str = "usage: load --url URL [--url URL...] [--rooms N] [--clients N] [--rate MOVES_PER_S] [--seconds S] [--kill-pid PID --kill-at S]";
+const USAGE: &str = "usage: load --url URL [--url URL...] [--rooms N] [--clients N] [--rate MOVES_PER_S] [--seconds S] [--kill-pid PID --kill-at S] [--reconnect-ms MS (default 1000, as the page)]";
 
 fn options() -> Options {
     let mut options = Options {
@@ -60,6 +66,7 @@ fn options() -> Options {
         rate: 200.0,
         seconds: 60,
         kill: None,
+        reconnect: Duration::from_millis(1000),
     };
     let mut kill_pid = None;
     let mut kill_at = None;
@@ -79,6 +86,9 @@ fn options() -> Options {
             "--seconds" => options.seconds = number("--seconds", &value) as u64,
             "--kill-pid" => kill_pid = Some(number("--kill-pid", &value) as i32),
             "--kill-at" => kill_at = Some(number("--kill-at", &value) as u64),
+            "--reconnect-ms" => {
+                options.reconnect = Duration::from_millis(number("--reconnect-ms", &value) as u64)
+            }
             other => panic!("unknown option {other}\n{USAGE}"),
         }
     }
@@ -116,6 +126,8 @@ struct Stats {
     events: AtomicU64,
     replayed: AtomicU64,
     reconnections: AtomicU64,
+    /// Each reconnection's gap: from the cut to the new stream's status line.
+    reconnection_gaps: Mutex<Vec<f64>>,
     errors: AtomicU64,
     /// Moves that went to another instance because theirs did not answer.
     rerouted: AtomicU64,
@@ -181,25 +193,40 @@ fn legal(state: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The delay before reconnection `attempt` of client `client`: uniform in
+/// half to one and a half times `middle`, as the page draws it.
+fn reconnect_delay(middle: Duration, client: usize, attempt: usize) -> Duration {
+    // A splitmix64 step: a different, repeatable draw per client and attempt.
+    let mut z = (client as u64) << 20 ^ attempt as u64;
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    middle.mul_f64(0.5 + (z >> 11) as f64 / (1u64 << 53) as f64)
+}
+
 /// A raw SSE subscriber of one room: counts events and their latency until
 /// the end, reconnecting to the next instance when its stream ends early.
+#[allow(clippy::too_many_arguments)]
 async fn subscribe(
     addresses: Arc<Vec<String>>,
-    first: usize,
+    client: usize,
     code: String,
     sent: Sent,
     stats: Arc<Stats>,
     until: Instant,
+    reconnect: Duration,
 ) {
     let mut seen: Vec<u64> = Vec::new();
     let mut attempt = 0;
     let mut connected_at_end = false;
+    let mut cut: Option<Instant> = None;
     while Instant::now() < until {
-        let address = &addresses[(first + attempt) % addresses.len()];
+        let address = &addresses[(client + attempt) % addresses.len()];
         attempt += 1;
         if attempt > 1 {
             stats.reconnections.fetch_add(1, Ordering::Relaxed);
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(reconnect_delay(reconnect, client, attempt)).await;
         }
         let Ok(mut stream) = TcpStream::connect(address).await else {
             stats.errors.fetch_add(1, Ordering::Relaxed);
@@ -224,6 +251,10 @@ async fn subscribe(
                 stats.errors.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
+        }
+        if let Some(at) = cut.take() {
+            let gap = at.elapsed().as_secs_f64() * 1000.0;
+            stats.reconnection_gaps.lock().unwrap().push(gap);
         }
         let open = stats.streams_open.fetch_add(1, Ordering::Relaxed) + 1;
         stats.streams_max.fetch_max(open, Ordering::Relaxed);
@@ -269,6 +300,9 @@ async fn subscribe(
             }
         }
         stats.streams_open.fetch_sub(1, Ordering::Relaxed);
+        if !connected_at_end {
+            cut = Some(Instant::now());
+        }
     }
     stats.received.lock().unwrap().push(Received {
         code,
@@ -400,11 +434,12 @@ async fn main() {
         let code = rooms[i % rooms.len()].code.clone();
         tokio::spawn(subscribe(
             Arc::clone(&addresses),
-            i % addresses.len(),
+            i,
             code,
             Arc::clone(&sent),
             Arc::clone(&stats),
             until,
+            options.reconnect,
         ));
         if i % 200 == 199 {
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -551,6 +586,15 @@ async fn main() {
         percentile(&mut posts, 0.99),
         percentile(&mut posts, 1.0),
         posts.len()
+    );
+    let mut gaps = stats.reconnection_gaps.lock().unwrap().clone();
+    println!(
+        "reconnection gap (cut to new stream, delay {} ms +-50% included): p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms ({} reconnected)",
+        options.reconnect.as_millis(),
+        percentile(&mut gaps, 0.5),
+        percentile(&mut gaps, 0.99),
+        percentile(&mut gaps, 1.0),
+        gaps.len()
     );
     // Where the slow deliveries are: a kill's reconnection storm shows up as
     // one window, a server that cannot keep up as all of them.

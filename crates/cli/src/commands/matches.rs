@@ -3,11 +3,13 @@ use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_arena::external::ExternalOptions;
+use plateau_arena::journal::Journal;
 use plateau_arena::openings::read_openings;
 use plateau_arena::record::write_records;
 use plateau_arena::stats::elo_text;
 use plateau_arena::{
-    ClockControl, EngineSpec, MatchConfig, MatchStatus, OpeningSource, Sprt, TimeControl, run_match,
+    ClockControl, EngineSpec, MatchConfig, MatchStatus, OpeningSource, Sprt, TimeControl,
+    run_match_resuming,
 };
 use plateau_games::Limits;
 use std::path::PathBuf;
@@ -28,10 +30,17 @@ thread, whatever the machine, unless its text asks for more
 defaults; plateau's front-ends use every core, so run them with --threads 1
 (`uai:plateau uai --threads 1`).
 
+A long match keeps every finished game in its --journal file: run the same
+command again after a stop (Ctrl-C, a crash, a lost machine) and it plays only
+the games missing, then prints the whole match's result. The journal names the
+match's options and refuses another match's.
+
 Examples:
   plateau match draughts --engine expert --engine seed --games 200 --depth 4
   plateau match draughts --engine weights=tuned.txt --engine expert --sprt 0,10,0.05,0.05
-  plateau match ataxx --engine uai:./my-engine --engine master --clock 60 --increment 1";
+  plateau match ataxx --engine uai:./my-engine --engine master --clock 60 --increment 1
+  plateau match draughts --engine master --engine master,book=off --movetime 1000 \
+      --games 200 --journal book.journal";
 
 /// Play a match between two engines: every opening twice, colours swapped.
 #[derive(Args)]
@@ -98,6 +107,10 @@ pub struct MatchArgs {
     /// format otherwise.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Keep every finished game in this file, and resume from it: games
+    /// already there are not played again (the same options are required).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
     /// Seconds an engine program may take for a move searched to a depth or a
     /// node count before it loses (timed moves get their time plus 1 s).
     #[arg(long, default_value_t = 60.0)]
@@ -182,9 +195,32 @@ pub fn run(args: MatchArgs) -> Result<()> {
         if sprt.is_some() { " at most" } else { "" },
         concurrency.min(total as usize)
     );
+    let mut journal = args
+        .journal
+        .as_deref()
+        .map(|path| Journal::open(path, &config))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let played = journal.as_ref().map_or(Vec::new(), |j| j.played().to_vec());
+    if let Some(path) = &args.journal {
+        eprintln!(
+            "journal {}: {} of {total} games already played",
+            path.display(),
+            played.len()
+        );
+    }
+    let mut journal_error = None;
     let started = Instant::now();
     let mut progress = Progress::new("match", total as usize);
-    let result = run_match(&config, |record, status| {
+    progress.update(played.len(), String::new());
+    let result = run_match_resuming(&config, &played, |record, status| {
+        if let Some(journal) = journal.as_mut()
+            && journal_error.is_none()
+            && let Err(err) = journal.append(record)
+        {
+            progress.println(&format!("warning: {err}; the match goes on without it"));
+            journal_error = Some(err);
+        }
         if !args.quiet {
             let (white, black) = (&names[record.white], &names[1 - record.white]);
             let note = record
@@ -219,10 +255,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
         summary(&names, &spec.full_name(), &result.status, sprt)
     );
     eprintln!(
-        "{} games in {:.1} s",
-        result.status.done,
-        started.elapsed().as_secs_f64()
+        "{} games in {:.1} s{}",
+        result.status.done - played.len(),
+        started.elapsed().as_secs_f64(),
+        if played.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} more from the journal)", played.len())
+        }
     );
+    if let Some(err) = journal_error {
+        bail!("{err}: the games after that error are not in the journal");
+    }
     Ok(())
 }
 
