@@ -44,6 +44,7 @@ impl Journal {
             Err(err) => return Err(format!("cannot read the journal {name}: {err}")),
         };
         let mut played = Vec::new();
+        let mut seen = vec![false; match_games(config) as usize];
         // The length of the file up to its last whole line: a line cut short
         // by a kill is cut off, and that game played again.
         let mut valid_len = 0;
@@ -77,49 +78,49 @@ impl Journal {
                 }
                 valid_len = lines[0].len() + lines[1].len();
                 for (index, line) in lines.iter().enumerate().skip(2) {
-                    let complete = line.ends_with('\n');
+                    // A line is written whole with its newline: one without
+                    // was cut by a kill, even if what is there parses.
+                    if !line.ends_with('\n') {
+                        break;
+                    }
                     let content = line.trim_end_matches(['\n', '\r']);
                     if !content.is_empty() {
-                        match parse_game(content, config) {
-                            Ok(record) => {
-                                if played
-                                    .iter()
-                                    .any(|g: &GameRecord| g.number == record.number)
-                                {
-                                    return Err(format!(
-                                        "{name}, line {}: game {} is there twice",
-                                        index + 1,
-                                        record.number + 1
-                                    ));
-                                }
-                                played.push(record);
-                            }
-                            Err(_) if !complete => break,
-                            Err(err) => return Err(format!("{name}, line {}: {err}", index + 1)),
+                        let record = parse_game(content, config)
+                            .map_err(|err| format!("{name}, line {}: {err}", index + 1))?;
+                        if std::mem::replace(&mut seen[record.number], true) {
+                            return Err(format!(
+                                "{name}, line {}: game {} is there twice",
+                                index + 1,
+                                record.number + 1
+                            ));
                         }
+                        played.push(record);
                     }
-                    if complete {
-                        valid_len += line.len();
-                    }
+                    valid_len += line.len();
                 }
             }
+        }
+        let cannot_write = |err: std::io::Error| format!("cannot write the journal {name}: {err}");
+        let current = existing.as_deref().map_or(0, str::len);
+        if valid_len < current {
+            // Through a handle of its own: an append-only one may not
+            // truncate everywhere.
+            OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|file| file.set_len(valid_len as u64))
+                .map_err(cannot_write)?;
         }
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|err| format!("cannot write the journal {name}: {err}"))?;
-        let current = existing.as_deref().map_or(0, str::len);
-        if valid_len < current {
-            file.set_len(valid_len as u64)
-                .map_err(|err| format!("cannot write the journal {name}: {err}"))?;
-        }
+            .map_err(cannot_write)?;
         if valid_len == 0 {
-            writeln!(file, "{FORMAT_LINE}\n{MATCH_PREFIX}{description}")
+            file.write_all(format!("{FORMAT_LINE}\n{MATCH_PREFIX}{description}\n").as_bytes())
                 .and_then(|()| file.flush())
-                .map_err(|err| format!("cannot write the journal {name}: {err}"))?;
+                .map_err(cannot_write)?;
         }
-        played.sort_by_key(|g| g.number);
         Ok(Journal {
             path: path.to_path_buf(),
             file,
@@ -127,7 +128,8 @@ impl Journal {
         })
     }
 
-    /// The games the journal held when opened, in game order.
+    /// The games the journal held when opened, in the order they finished
+    /// (an SPRT counted in that order decides where it did).
     pub fn played(&self) -> &[GameRecord] {
         &self.played
     }
@@ -135,7 +137,9 @@ impl Journal {
     /// Appends a finished game (one line, flushed at once).
     pub fn append(&mut self, record: &GameRecord) -> Result<(), String> {
         let line = game_line(record).to_string();
-        writeln!(self.file, "{line}")
+        // One write, the newline with it: a line without one was cut.
+        self.file
+            .write_all(format!("{line}\n").as_bytes())
             .and_then(|()| self.file.flush())
             .map_err(|err| format!("cannot write the journal {}: {err}", self.path.display()))
     }
@@ -147,7 +151,7 @@ fn describe(config: &MatchConfig) -> String {
     json!({
         "game": config.game.full_name(),
         "engines": config.engines.clone().map(|e| e.name()),
-        "games": config.games.max(1).div_ceil(2) * 2,
+        "games": match_games(config),
         "time": format!("{:?}", config.time),
         "openings": match &config.openings {
             OpeningSource::Random { plies } => format!("{plies} random plies"),
@@ -160,8 +164,14 @@ fn describe(config: &MatchConfig) -> String {
         "max_plies": config.max_plies,
         "seed": config.seed,
         "sprt": config.sprt.map(|s| s.to_string()),
+        "timeout_ms": config.external.move_timeout.as_millis() as u64,
     })
     .to_string()
+}
+
+/// The games of the match: its count rounded up to whole pairs.
+fn match_games(config: &MatchConfig) -> u32 {
+    config.games.max(1).div_ceil(2) * 2
 }
 
 /// A digest of an opening list, so that the description stays one short line.
@@ -221,7 +231,7 @@ fn game_line(record: &GameRecord) -> Value {
 
 fn parse_game(line: &str, config: &MatchConfig) -> Result<GameRecord, String> {
     let value: Value = serde_json::from_str(line).map_err(|err| format!("not JSON: {err}"))?;
-    let games = (config.games.max(1).div_ceil(2) * 2) as u64;
+    let games = u64::from(match_games(config));
     let number = value["game"]
         .as_u64()
         .filter(|n| (1..=games).contains(n))
@@ -230,6 +240,13 @@ fn parse_game(line: &str, config: &MatchConfig) -> Result<GameRecord, String> {
         .as_u64()
         .filter(|w| *w <= 1)
         .ok_or("no white player (0 or 1)")? as usize;
+    // Game 2k has engine 0 as White, game 2k + 1 engine 1.
+    if white as u64 != (number - 1) % 2 {
+        return Err(format!(
+            "game {number} had engine {} as White, not engine {white}",
+            (number - 1) % 2
+        ));
+    }
     let winner = match &value["winner"] {
         Value::Null => None,
         Value::String(name) => {

@@ -120,30 +120,38 @@ pub fn run_match_resuming(
         *slot = Some(game.clone_box());
         Ok(game)
     };
+    let mut is_played = vec![false; games];
+    for record in played {
+        match is_played.get_mut(record.number) {
+            None => {
+                return Err(format!(
+                    "game {} was played, but this match has {games} games",
+                    record.number + 1
+                ));
+            }
+            Some(seen) if *seen => {
+                return Err(format!("game {} was played twice", record.number + 1));
+            }
+            Some(seen) => *seen = true,
+        }
+    }
     check_engines(config)?;
     let names = config.engines.clone().map(|e| e.name());
     let mut status = MatchStatus {
         total: games,
         ..MatchStatus::default()
     };
-    if let Some(record) = played.iter().find(|g| g.number >= games) {
-        return Err(format!(
-            "game {} was played, but this match has {games} games",
-            record.number + 1
-        ));
-    }
     // A pair's first finished game: its score, or `None` when it has no result.
     let mut first_of_pair: Vec<Option<Option<f64>>> = vec![None; pairs];
+    // In the order they finished: an SPRT decides where it did.
     let mut decided = false;
     for record in played {
-        decided = account(config, &mut status, &mut first_of_pair, record);
+        decided |= account(config, &mut status, &mut first_of_pair, record);
     }
     let remaining: Vec<usize> = if decided {
         Vec::new()
     } else {
-        (0..games)
-            .filter(|&number| played.iter().all(|g| g.number != number))
-            .collect()
+        (0..games).filter(|&number| !is_played[number]).collect()
     };
     let results = run_jobs_with(
         remaining.len(),
@@ -226,7 +234,9 @@ pub fn run_match_resuming(
     Ok(MatchResult { records, status })
 }
 
-/// Counts a finished game in `status`; true once the SPRT has decided.
+/// Counts a finished game in `status`; true once the SPRT has decided. A
+/// decided test stays decided: the games still running when it stopped the
+/// match count in the score, not in the verdict.
 fn account(
     config: &MatchConfig,
     status: &mut MatchStatus,
@@ -246,11 +256,14 @@ fn account(
         (Some(_), _) => {}
         (None, _) => first_of_pair[pair] = Some(score),
     }
-    if let Some(sprt) = &config.sprt {
+    let decided = |status: &MatchStatus| matches!(status.sprt, Some((_, verdict)) if verdict != SprtStatus::Continue);
+    if let Some(sprt) = &config.sprt
+        && !decided(status)
+    {
         let llr = sprt.llr(&status.tally, &status.penta);
         status.sprt = Some((llr, sprt.status(llr)));
     }
-    matches!(status.sprt, Some((_, s)) if s != SprtStatus::Continue)
+    decided(status)
 }
 
 /// Starts every engine once before the match so that a wrong command or a

@@ -72,7 +72,8 @@ fn a_stopped_match_resumes_with_the_missing_games_only() {
     std::fs::write(&path, &stopped).unwrap();
 
     let journal = Journal::open(&path, &config).unwrap();
-    let numbers: Vec<usize> = journal.played().iter().map(|g| g.number + 1).collect();
+    let mut numbers: Vec<usize> = journal.played().iter().map(|g| g.number + 1).collect();
+    numbers.sort();
     assert_eq!(numbers, [1, 2, 4, 5, 7]);
     drop(journal);
     // The half line is gone from the file.
@@ -139,6 +140,32 @@ fn another_matchs_journal_is_refused_naming_what_differs() {
 }
 
 #[test]
+fn a_match_its_sprt_stopped_stays_stopped() {
+    let mut config = config("expert", "random", 400);
+    config.sprt = Some(plateau_arena::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("match.journal");
+    let first = journalled(&config, &path);
+    let (_, verdict) = first.status.sprt.unwrap();
+    assert_eq!(verdict, plateau_arena::SprtStatus::AcceptH1);
+    assert!(first.status.done < 100, "{}", first.status.done);
+
+    let mut journal = Journal::open(&path, &config).unwrap();
+    assert_eq!(journal.played().len(), first.status.done);
+    let played = journal.played().to_vec();
+    let mut new_games = 0;
+    let again = run_match_resuming(&config, &played, |record, _| {
+        journal.append(record).unwrap();
+        new_games += 1;
+    })
+    .unwrap();
+    assert_eq!(new_games, 0, "the test had decided");
+    assert_eq!(again.status.sprt, first.status.sprt);
+    assert_eq!(again.status.tally, first.status.tally);
+    assert_eq!(moves(&again), moves(&first));
+}
+
+#[test]
 fn a_damaged_journal_is_refused_naming_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("match.journal");
@@ -175,6 +202,21 @@ fn a_damaged_journal_is_refused_naming_its_line() {
     );
     let err = refused(format!("{}\n{}\n", text.trim_end(), lines[3]));
     assert!(err.contains("line 7") && err.contains("twice"), "{err}");
+    let swapped = if lines[2].contains("\"white\":0") {
+        lines[2].replacen("\"white\":0", "\"white\":1", 1)
+    } else {
+        lines[2].replacen("\"white\":1", "\"white\":0", 1)
+    };
+    let err = refused(with_line_3(&swapped));
+    assert!(err.contains("line 3") && err.contains("as White"), "{err}");
+
+    // A whole last line without its newline was cut before the newline
+    // was written: dropped, and its game played again.
+    let cut = text.trim_end().to_string();
+    std::fs::write(&path, &cut).unwrap();
+    assert_eq!(Journal::open(&path, &config).unwrap().played().len(), 3);
+    let kept = lines[..lines.len() - 1].join("\n") + "\n";
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
 
     let err = refused("results of last week\n".into());
     assert!(err.contains("not a match journal"), "{err}");

@@ -16,7 +16,7 @@
 //! Client `i` listens on instance `i mod N`; rooms are created and moves posted
 //! round robin over the instances. A stream that ends early reconnects to the
 //! next instance with `Last-Event-ID` after a delay drawn as the page draws
-//! its own (`--reconnect-ms`: half to one and a half times it, so that the
+//! its first (`--reconnect-ms`: half to one and a half times it, so that the
 //! clients of a killed instance do not all come back in the same instant; 0
 //! reconnects at once); a move whose instance does not answer goes to the
 //! next one. At the end every room is read back and checked:
@@ -194,7 +194,7 @@ fn legal(state: &Value) -> Vec<String> {
 }
 
 /// The delay before reconnection `attempt` of client `client`: uniform in
-/// half to one and a half times `middle`, as the page draws it.
+/// half to one and a half times `middle`, as the page draws its first.
 fn reconnect_delay(middle: Duration, client: usize, attempt: usize) -> Duration {
     // A splitmix64 step: a different, repeatable draw per client and attempt.
     let mut z = (client as u64) << 20 ^ attempt as u64;
