@@ -44,7 +44,7 @@ impl Journal {
             Err(err) => return Err(format!("cannot read the journal {name}: {err}")),
         };
         let mut played = Vec::new();
-        let mut seen = vec![false; match_games(config) as usize];
+        let mut seen = vec![false; config.game_count() as usize];
         // The length of the file up to its last whole line: a line cut short
         // by a kill is cut off, and that game played again.
         let mut valid_len = 0;
@@ -52,17 +52,18 @@ impl Journal {
             let header = format!("{FORMAT_LINE}\n{MATCH_PREFIX}{description}\n");
             let lines: Vec<&str> = text.split_inclusive('\n').collect();
             let header_written = lines.len() >= 2 && lines[1].ends_with('\n');
-            if !header_written && !header.starts_with(text) {
+            // A header cut while it was written is only a start of ours.
+            let journal = if header_written {
+                lines[0].trim_end_matches(['\n', '\r']) == FORMAT_LINE
+            } else {
+                header.starts_with(text)
+            };
+            if !journal {
                 return Err(format!(
                     "{name} is not a match journal (its first line should be {FORMAT_LINE:?})"
                 ));
             }
             if header_written {
-                if lines[0].trim_end_matches(['\n', '\r']) != FORMAT_LINE {
-                    return Err(format!(
-                        "{name} is not a match journal (its first line should be {FORMAT_LINE:?})"
-                    ));
-                }
                 let Some(theirs) = lines[1]
                     .trim_end_matches(['\n', '\r'])
                     .strip_prefix(MATCH_PREFIX)
@@ -151,7 +152,7 @@ fn describe(config: &MatchConfig) -> String {
     json!({
         "game": config.game.full_name(),
         "engines": config.engines.clone().map(|e| e.name()),
-        "games": match_games(config),
+        "games": config.game_count(),
         "time": format!("{:?}", config.time),
         "openings": match &config.openings {
             OpeningSource::Random { plies } => format!("{plies} random plies"),
@@ -167,11 +168,6 @@ fn describe(config: &MatchConfig) -> String {
         "timeout_ms": config.external.move_timeout.as_millis() as u64,
     })
     .to_string()
-}
-
-/// The games of the match: its count rounded up to whole pairs.
-fn match_games(config: &MatchConfig) -> u32 {
-    config.games.max(1).div_ceil(2) * 2
 }
 
 /// A digest of an opening list, so that the description stays one short line.
@@ -231,7 +227,7 @@ fn game_line(record: &GameRecord) -> Value {
 
 fn parse_game(line: &str, config: &MatchConfig) -> Result<GameRecord, String> {
     let value: Value = serde_json::from_str(line).map_err(|err| format!("not JSON: {err}"))?;
-    let games = u64::from(match_games(config));
+    let games = u64::from(config.game_count());
     let number = value["game"]
         .as_u64()
         .filter(|n| (1..=games).contains(n))

@@ -33,6 +33,13 @@ pub struct MatchConfig {
     pub external: ExternalOptions,
 }
 
+impl MatchConfig {
+    /// The games the match plays: `games` rounded up to whole pairs.
+    pub fn game_count(&self) -> u32 {
+        self.games.max(1).div_ceil(2) * 2
+    }
+}
+
 /// Where a match stands, from engine 0's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MatchStatus {
@@ -73,7 +80,7 @@ pub fn run_match_resuming(
     played: &[GameRecord],
     mut on_game: impl FnMut(&GameRecord, &MatchStatus) + Send,
 ) -> Result<MatchResult, String> {
-    let games = (config.games.max(1).div_ceil(2) * 2) as usize;
+    let games = config.game_count() as usize;
     let pairs = games / 2;
     // Openings are drawn at once (cheap, and distinct), but judged by a search
     // only when their pair is about to be played: an SPRT may stop long before.

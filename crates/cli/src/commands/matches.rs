@@ -186,7 +186,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         },
     };
     let names = [engines[0].name(), engines[1].name()];
-    let total = config.games.div_ceil(2) * 2;
+    let total = config.game_count();
     eprintln!(
         "{} vs {} in {}: {total} games{}, {} at a time",
         names[0],
