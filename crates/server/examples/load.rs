@@ -196,12 +196,8 @@ fn legal(state: &Value) -> Vec<String> {
 /// The delay before reconnection `attempt` of client `client`: uniform in
 /// half to one and a half times `middle`, as the page draws its first.
 fn reconnect_delay(middle: Duration, client: usize, attempt: usize) -> Duration {
-    // A splitmix64 step: a different, repeatable draw per client and attempt.
-    let mut z = (client as u64) << 20 ^ attempt as u64;
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
+    // A different, repeatable draw per client and attempt.
+    let (_, z) = plateau_core::splitmix64((client as u64) << 20 ^ attempt as u64);
     middle.mul_f64(0.5 + (z >> 11) as f64 / (1u64 << 53) as f64)
 }
 
