@@ -28,11 +28,26 @@ pub trait Evaluator<G: Game>: Send + Sync {
     }
 
     /// The position's value proven by a table (endgame databases), if this
-    /// evaluator has one that covers it: the search takes it for the
-    /// position's value instead of searching on. The game's own outcome
-    /// (its draw rules) is judged before this is asked.
-    fn proven(&self, _game: &G) -> Option<Proven> {
+    /// evaluator has one that covers it and `limit` lets it answer: the
+    /// search takes it for the position's value instead of searching on.
+    /// The game's own outcome (its draw rules) is judged before this is
+    /// asked. `limit` is [`Evaluator::proven_limit`] of the search's root
+    /// before the horizon, and `u32::MAX` (whatever the table knows) at it.
+    fn proven(&self, _game: &G, _limit: u32) -> Option<Proven> {
         None
+    }
+
+    /// What [`Evaluator::proven`] may answer before the horizon of a search
+    /// from `root`, computed once per search. Answering for positions of the
+    /// root's own size would end every line at the first ply: each move
+    /// keeps the win, so the search could neither make progress nor see a
+    /// repetition coming. So draughts answers before the horizon only for
+    /// fewer pieces than a root its databases cover (the root's moves are
+    /// filtered by [`Evaluator::filter_root`], so the value is kept). At the
+    /// horizon the search asks again with `u32::MAX` and scores such a win
+    /// below the wins a capture reaches, but above every draw.
+    fn proven_limit(&self, _root: &G) -> u32 {
+        u32::MAX
     }
 
     /// Keeps, of the root's `moves`, those a table proves best (the moves

@@ -607,8 +607,12 @@ impl<G: NetInputs, E: Evaluator<G>> Evaluator<NetGame<G>> for NetEval<E> {
     }
 
     #[inline]
-    fn proven(&self, game: &NetGame<G>) -> Option<crate::Proven> {
-        self.classic.proven(&game.game)
+    fn proven(&self, game: &NetGame<G>, limit: u32) -> Option<crate::Proven> {
+        self.classic.proven(&game.game, limit)
+    }
+
+    fn proven_limit(&self, root: &NetGame<G>) -> u32 {
+        self.classic.proven_limit(&root.game)
     }
 
     fn filter_root(&self, game: &NetGame<G>, moves: &mut Vec<G::Move>) {

@@ -104,6 +104,11 @@ fn room_to_win(game: &Draughts) -> bool {
     game.king_move_plies() < 40 && (limit == 0 || played < limit / 2)
 }
 
+#[inline]
+fn pieces_on_board(game: &Draughts) -> u32 {
+    (game.pieces(Side::White) | game.pieces(Side::Black)).count_ones()
+}
+
 /// The opening book `master` plays in draughts, built by `plateau book
 /// draughts --build` (its first lines say how).
 pub fn draughts_book() -> Arc<Book> {
@@ -115,9 +120,10 @@ pub fn draughts_book() -> Arc<Book> {
 }
 
 /// A draughts evaluator that knows the databases and the book: positions the
-/// databases cover are proven, not evaluated, and at the root only the moves
-/// that keep the position's value are searched; a book position is answered
-/// from the book.
+/// databases cover are proven, not evaluated (before the horizon of a search
+/// from a covered root, only those with fewer pieces), and at the root only
+/// the moves that keep the position's value are searched; a book position is
+/// answered from the book.
 #[derive(Clone)]
 pub(crate) struct WithKnowledge<E> {
     inner: E,
@@ -167,10 +173,9 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for WithKnowledge<E> {
     }
 
     #[inline]
-    fn proven(&self, game: &Draughts) -> Option<Proven> {
+    fn proven(&self, game: &Draughts, limit: u32) -> Option<Proven> {
         let tables = self.tables.as_ref()?;
-        let on_board = game.pieces(Side::White) | game.pieces(Side::Black);
-        if on_board.count_ones() > self.pieces {
+        if pieces_on_board(game) > self.pieces.min(limit) {
             return None;
         }
         Some(match tables.probe(game)? {
@@ -182,6 +187,21 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for WithKnowledge<E> {
             Wdl::Win => Proven::Win,
             Wdl::Loss => Proven::Loss,
         })
+    }
+
+    /// Fewer pieces than the root's where the databases cover the root:
+    /// positions with as many are searched down to the horizon, and only a
+    /// capture reaches the databases before it (see
+    /// [`Evaluator::proven_limit`]).
+    fn proven_limit(&self, root: &Draughts) -> u32 {
+        let on_board = pieces_on_board(root);
+        match &self.tables {
+            // Only where the root's moves are filtered by their values too.
+            Some(tables) if on_board <= self.pieces && tables.keeping_moves(root).is_some() => {
+                on_board.saturating_sub(1)
+            }
+            _ => self.pieces,
+        }
     }
 
     fn filter_root(&self, game: &Draughts, moves: &mut Vec<plateau_draughts::Move>) {
@@ -230,7 +250,7 @@ mod tests {
             .unwrap();
         eval.filter_root(&position, &mut moves);
         assert_eq!(moves, keep);
-        assert_eq!(eval.proven(&position), Some(Proven::Win));
+        assert_eq!(eval.proven(&position, u32::MAX), Some(Proven::Win));
         // Once an endgame count is half run, a win is left to the search
         // (the databases know nothing of the count); a draw stays proven.
         let counted = (0..plateau_egtb::index::slice_len(material))
@@ -254,12 +274,20 @@ mod tests {
             .unwrap();
         let (played, limit) = counted.endgame_plies();
         assert!(limit == 10 && played == 6, "{played} of {limit}");
-        assert_eq!(eval.proven(&counted), None);
+        assert_eq!(eval.proven(&counted, u32::MAX), None);
         let drawn = Draughts::from_text("W:WK1,K2:BK46").unwrap();
-        assert_eq!(eval.proven(&drawn), Some(Proven::Draw));
+        assert_eq!(eval.proven(&drawn, u32::MAX), Some(Proven::Draw));
         // Beyond the databases: nothing proven, nothing filtered.
         let start = Draughts::new();
-        assert_eq!(eval.proven(&start), None);
+        assert_eq!(eval.proven(&start, u32::MAX), None);
+        // A search from a root the databases cover probes only positions
+        // with fewer pieces; from any other root, all they hold.
+        assert_eq!(eval.proven_limit(&position), 2);
+        assert_eq!(eval.proven(&position, 2), None);
+        let two = Draughts::from_text("W:WK1:BK46").unwrap();
+        assert_eq!(eval.proven(&two, 2), Some(Proven::Draw));
+        assert_eq!(eval.proven_limit(&start), 3);
+        assert_eq!(eval.proven(&drawn, 3), Some(Proven::Draw));
         let mut moves = vec![start.check_move("32-28").unwrap()];
         eval.filter_root(&start, &mut moves);
         assert_eq!(moves.len(), 1);

@@ -199,9 +199,17 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
         let root = &mut main_memory.root_moves;
         root.clear();
         root.extend(list.iter().copied());
+        // Alternatives were asked for: all of them, proven or not, each
+        // scored by what the table says of it. Otherwise the table keeps
+        // the root's value and the search makes progress within it.
+        let alternatives = matches!(excluded, Some(excluded) if !excluded.is_empty());
+        let proven_limit = if alternatives {
+            u32::MAX
+        } else {
+            self.evaluator.proven_limit(game)
+        };
         match excluded {
-            // Alternatives were asked for: all of them, proven or not.
-            Some(excluded) if !excluded.is_empty() => root.retain(|mv| !excluded.contains(mv)),
+            Some(excluded) if alternatives => root.retain(|mv| !excluded.contains(mv)),
             _ => self.evaluator.filter_root(game, root),
         }
         if root.is_empty() {
@@ -234,6 +242,7 @@ impl<G: Game, E: Evaluator<G>> Engine<G, E> {
             budget.hard.map(|d| started + d),
             limits.nodes.unwrap_or(u64::MAX),
             max_depth,
+            proven_limit,
         );
         let (evaluator, options, table, reductions) = (
             &self.evaluator,

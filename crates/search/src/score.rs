@@ -44,6 +44,24 @@ pub fn proven(value: Proven, ply: usize, eval: i32) -> i32 {
     }
 }
 
+/// The score of a table's win or loss reached without progress: a position
+/// with as many pieces as the root, which the table also covers (see
+/// `Evaluator::proven_limit`). A win lies below every win of [`proven`]
+/// (so a line that captures into a win scores above it) and far above
+/// every evaluation and draw; the evaluation, halved, stays its tiebreak.
+/// A loss mirrors it: better than being captured into a loss, worse than a
+/// draw.
+#[inline]
+pub fn proven_without_progress(value: Proven, ply: usize, eval: i32) -> i32 {
+    let eval = eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) / 2;
+    let base = TABLE_WIN - EVAL_LIMIT * 3 / 2;
+    match value {
+        Proven::Win => base - ply as i32 + eval,
+        Proven::Loss => -base + ply as i32 + eval,
+        Proven::Draw => 0,
+    }
+}
+
 /// Scores beyond this are wins or losses, proven by a table or by search:
 /// no evaluation reaches them.
 pub const PROVEN_THRESHOLD: i32 = TABLE_WIN - 2 * EVAL_LIMIT;
@@ -54,6 +72,14 @@ pub const PROVEN_THRESHOLD: i32 = TABLE_WIN - 2 * EVAL_LIMIT;
 #[inline]
 pub fn is_proven(score: i32) -> bool {
     score.abs() >= PROVEN_THRESHOLD
+}
+
+/// Whether a score is a table's win or loss (not one the search proved to
+/// the end): lines whose leaves the table scores, which a static evaluation
+/// says nothing about.
+#[inline]
+pub fn is_table(score: i32) -> bool {
+    is_proven(score) && !is_decisive(score)
 }
 
 /// Whether a score is a forced win or loss.
@@ -117,6 +143,26 @@ mod tests {
                 assert_eq!(from_table(to_table(score, ply), ply), score);
             }
         }
+    }
+
+    #[test]
+    fn table_wins_rank_captures_over_no_progress_over_draws() {
+        for eval in [-EVAL_LIMIT, -3_000, 0, 250, EVAL_LIMIT] {
+            for other in [-EVAL_LIMIT, -3_000, 0, 250, EVAL_LIMIT] {
+                let captured = proven(Proven::Win, 30, eval);
+                let same_size = proven_without_progress(Proven::Win, 30, other);
+                assert!(captured >= same_size, "{eval} {other}");
+                assert!(same_size > EVAL_LIMIT && !is_decisive(same_size));
+                let lost = proven_without_progress(Proven::Loss, 30, other);
+                assert!(lost >= proven(Proven::Loss, 30, eval));
+                assert!(lost < -EVAL_LIMIT);
+            }
+        }
+        assert!(
+            proven_without_progress(Proven::Win, 4, 500)
+                > proven_without_progress(Proven::Win, 4, 100)
+        );
+        assert_eq!(proven_without_progress(Proven::Draw, 4, 500), 0);
     }
 
     #[test]

@@ -136,6 +136,9 @@ pub(crate) struct Control<M> {
     /// Only the main thread reads the clock.
     pub(crate) hard_deadline: Option<Instant>,
     pub(crate) node_limit: u64,
+    /// The evaluator's [`Evaluator::proven_limit`] for the root: what a
+    /// table may answer before the horizon (`u32::MAX`: everything).
+    pub(crate) proven_limit: u32,
     /// Nodes of every thread, added in steps of [`CHECK_INTERVAL`].
     pub(crate) nodes: AtomicU64,
     /// The depth the search was asked for: once any thread has completed it,
@@ -155,12 +158,14 @@ impl<M> Control<M> {
         hard_deadline: Option<Instant>,
         node_limit: u64,
         max_depth: u32,
+        proven_limit: u32,
     ) -> Control<M> {
         Control {
             stop,
             finished: AtomicBool::new(false),
             hard_deadline,
             node_limit,
+            proven_limit,
             nodes: AtomicU64::new(0),
             max_depth,
             helper_depth: AtomicU32::new(0),
@@ -345,6 +350,31 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         let amplitude = self.options.noise as u64;
         let draw = splitmix64(game.hash() ^ self.options.seed).1 % (2 * amplitude + 1);
         score + draw as i32 - self.options.noise
+    }
+
+    /// The score a table gives the position, if it covers it. Before the
+    /// horizon, only within the root's limit (see
+    /// [`Evaluator::proven_limit`]). At the horizon, a position beyond the
+    /// limit (as many pieces as a covered root: no capture on the way) is
+    /// scored by the table too, but below any win a capture reaches, so
+    /// that the search heads for captures, and above any draw, so that it
+    /// never prefers a repetition to a win the evaluation happens to
+    /// underrate.
+    #[inline]
+    fn table_score(&self, game: &G, ply: usize, horizon: bool) -> Option<i32> {
+        let limit = self.control.proven_limit;
+        if let Some(value) = self.evaluator.proven(game, limit) {
+            return Some(score::proven(value, ply, self.evaluate(game)));
+        }
+        if horizon && limit != u32::MAX {
+            let value = self.evaluator.proven(game, u32::MAX)?;
+            return Some(score::proven_without_progress(
+                value,
+                ply,
+                self.evaluate(game),
+            ));
+        }
+        None
     }
 
     /// The evaluation corrected by the correction history, where enabled.
@@ -548,8 +578,8 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         if let Some(outcome) = game.outcome() {
             return score::terminal(outcome, side, ply);
         }
-        if let Some(value) = self.evaluator.proven(game) {
-            return score::proven(value, ply, self.evaluate(game));
+        if let Some(score) = self.table_score(game, ply, depth <= 0) {
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             return self.static_eval(game);
@@ -894,9 +924,12 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                     }
                 }
                 let reduced = depth - 1 - self.reductions.get(depth, searched + 1) / 1024;
+                // Against a table's score the evaluation says nothing: the
+                // leaves below are scored by the table.
                 if options.futility
                     && reduced <= FUTILITY_DEPTH
                     && static_eval != NO_EVAL
+                    && !score::is_table(alpha)
                     && static_eval
                         + self.margins.futility_base
                         + self.margins.futility * reduced.max(0)
@@ -1085,8 +1118,8 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         if let Some(outcome) = game.outcome() {
             return score::terminal(outcome, side, ply);
         }
-        if let Some(value) = self.evaluator.proven(game) {
-            return score::proven(value, ply, self.evaluate(game));
+        if let Some(score) = self.table_score(game, ply, true) {
+            return score;
         }
         if ply >= MAX_PLY - 1 {
             return self.static_eval(game);
