@@ -192,7 +192,8 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for WithKnowledge<E> {
     /// Fewer pieces than the root's where the databases cover the root:
     /// positions with as many are searched down to the horizon, and only a
     /// capture reaches the databases before it (see
-    /// [`Evaluator::proven_limit`]).
+    /// [`Evaluator::proven_limit`]). Elsewhere no limit: the databases'
+    /// own size is [`Evaluator::proven`]'s.
     fn proven_limit(&self, root: &Draughts) -> u32 {
         let on_board = pieces_on_board(root);
         match &self.tables {
@@ -200,7 +201,7 @@ impl<E: Evaluator<Draughts>> Evaluator<Draughts> for WithKnowledge<E> {
             Some(tables) if on_board <= self.pieces && tables.keeping_moves(root).is_some() => {
                 on_board.saturating_sub(1)
             }
-            _ => self.pieces,
+            _ => u32::MAX,
         }
     }
 
@@ -286,7 +287,7 @@ mod tests {
         assert_eq!(eval.proven(&position, 2), None);
         let two = Draughts::from_text("W:WK1:BK46").unwrap();
         assert_eq!(eval.proven(&two, 2), Some(Proven::Draw));
-        assert_eq!(eval.proven_limit(&start), 3);
+        assert_eq!(eval.proven_limit(&start), u32::MAX);
         assert_eq!(eval.proven(&drawn, 3), Some(Proven::Draw));
         let mut moves = vec![start.check_move("32-28").unwrap()];
         eval.filter_root(&start, &mut moves);

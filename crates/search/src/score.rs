@@ -1,6 +1,7 @@
 //! Search scores: evaluations near zero, wins and losses far away, counted in
 //! plies so that a faster win scores higher.
 
+use crate::worker::MAX_PLY;
 use plateau_core::{EVAL_LIMIT, Outcome, Proven, Side};
 
 /// The score of a win at the root; a win `n` plies away scores `WIN - n`.
@@ -54,7 +55,10 @@ pub fn proven(value: Proven, ply: usize, eval: i32) -> i32 {
 #[inline]
 pub fn proven_without_progress(value: Proven, ply: usize, eval: i32) -> i32 {
     let eval = eval.clamp(-EVAL_LIMIT, EVAL_LIMIT) / 2;
-    let base = TABLE_WIN - EVAL_LIMIT * 3 / 2;
+    // A ply margin on each side: even at the extreme evaluations, every
+    // captured win (at any ply) lies above, and the table band's floor
+    // below.
+    let base = TABLE_WIN - EVAL_LIMIT * 3 / 2 - MAX_PLY as i32;
     match value {
         Proven::Win => base - ply as i32 + eval,
         Proven::Loss => -base + ply as i32 + eval,
@@ -64,7 +68,7 @@ pub fn proven_without_progress(value: Proven, ply: usize, eval: i32) -> i32 {
 
 /// Scores beyond this are wins or losses, proven by a table or by search:
 /// no evaluation reaches them.
-pub const PROVEN_THRESHOLD: i32 = TABLE_WIN - 2 * EVAL_LIMIT;
+pub const PROVEN_THRESHOLD: i32 = TABLE_WIN - 2 * EVAL_LIMIT - 2 * MAX_PLY as i32;
 
 /// Whether a score is a win or a loss, proven by a table or by search. The
 /// pruning rules, which reason in evaluation margins, stay away from them;
@@ -147,15 +151,20 @@ mod tests {
 
     #[test]
     fn table_wins_rank_captures_over_no_progress_over_draws() {
-        for eval in [-EVAL_LIMIT, -3_000, 0, 250, EVAL_LIMIT] {
-            for other in [-EVAL_LIMIT, -3_000, 0, 250, EVAL_LIMIT] {
-                let captured = proven(Proven::Win, 30, eval);
-                let same_size = proven_without_progress(Proven::Win, 30, other);
-                assert!(captured >= same_size, "{eval} {other}");
-                assert!(same_size > EVAL_LIMIT && !is_decisive(same_size));
-                let lost = proven_without_progress(Proven::Loss, 30, other);
-                assert!(lost >= proven(Proven::Loss, 30, eval));
-                assert!(lost < -EVAL_LIMIT);
+        let evals = [-EVAL_LIMIT, -3_000, 0, 250, EVAL_LIMIT];
+        let plies = [0, 4, 30, MAX_PLY - 1];
+        for (eval, other) in evals.into_iter().flat_map(|e| evals.map(|o| (e, o))) {
+            for (ply, other_ply) in plies.into_iter().flat_map(|p| plies.map(|o| (p, o))) {
+                let captured = proven(Proven::Win, ply, eval);
+                let same_size = proven_without_progress(Proven::Win, other_ply, other);
+                assert!(captured > same_size, "{eval}@{ply} {other}@{other_ply}");
+                assert!(is_table(same_size) && is_table(captured));
+                let lost = proven_without_progress(Proven::Loss, other_ply, other);
+                assert!(
+                    lost > proven(Proven::Loss, ply, eval),
+                    "{eval}@{ply} {other}@{other_ply}"
+                );
+                assert!(is_table(lost) && lost < -EVAL_LIMIT);
             }
         }
         assert!(

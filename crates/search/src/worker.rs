@@ -366,7 +366,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         if let Some(value) = self.evaluator.proven(game, limit) {
             return Some(score::proven(value, ply, self.evaluate(game)));
         }
-        if horizon && limit != u32::MAX {
+        // A compulsory capture is searched first (by quiescence): the
+        // position after it has fewer pieces, and its own score.
+        if horizon && limit != u32::MAX && !game.noisy_is_forced() {
             let value = self.evaluator.proven(game, u32::MAX)?;
             return Some(score::proven_without_progress(
                 value,
