@@ -102,11 +102,12 @@ fn engines_play_database_positions_by_the_databases() {
     won_positions_are_not_given_away_by_repetition(&tables);
 }
 
-/// A king and a man against a king, won, after the kings went back and
-/// forth: P, then `a-b c-d b-a d-c` (P again), then `a-b c-d`. Playing
-/// `b-a` now keeps the databases' win, but lets Black play `d-c` and draw by
-/// threefold repetition. Where another move keeps the win, the engine plays
-/// it. (Run from `engines_play_database_positions_by_the_databases`: one
+/// A won 4-piece position where both sides have a king, after the kings
+/// went back and forth: P, then `a-b c-d b-a d-c` (P again), then `a-b c-d`
+/// (4-piece slices: with 3 pieces a lone king's 5-move count draws first).
+/// Playing `b-a` now keeps the databases' win, but lets Black play `d-c`
+/// and draw by threefold repetition. Where another move keeps the win, the
+/// engine plays it. (Run from `engines_play_database_positions_by_the_databases`: one
 /// set of databases per process.)
 fn won_positions_are_not_given_away_by_repetition(tables: &Tablebase) {
     let spec = GameSpec::lookup("draughts", None).unwrap();
