@@ -8,7 +8,7 @@
 use crate::board::{Cell, cells};
 use crate::moves::Move;
 use crate::position::Abalone;
-use plateau_core::net::{FeatureChanges, NetInputs};
+use plateau_core::net::{FeatureChanges, InputSet, NetInputs};
 use plateau_core::{Game, Side};
 
 const CELLS: usize = 61;
@@ -51,9 +51,12 @@ fn input(owner: Side, cell: Cell, viewer: Side) -> usize {
 }
 
 impl NetInputs for Abalone {
-    const INPUTS: usize = INPUTS;
+    const INPUT_SETS: &'static [InputSet] = &[InputSet {
+        name: "cells",
+        inputs: INPUTS,
+    }];
 
-    fn active_features(&self, perspective: Side, add: &mut impl FnMut(usize)) {
+    fn active_features(&self, _set: usize, perspective: Side, add: &mut impl FnMut(usize)) {
         for owner in [Side::White, Side::Black] {
             for cell in cells(self.marbles(owner)) {
                 add(input(owner, cell, perspective));
@@ -61,7 +64,7 @@ impl NetInputs for Abalone {
         }
     }
 
-    fn feature_changes(&self, mv: Move, changes: &mut FeatureChanges) -> bool {
+    fn feature_changes(&self, _set: usize, mv: Move, changes: &mut FeatureChanges) -> bool {
         let mover = self.side_to_move();
         let delta = mv.direction().delta();
         let moved = |cell: Cell| Cell::from_bit((cell.bit_index() as i32 + delta) as u32);

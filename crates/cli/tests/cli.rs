@@ -556,6 +556,11 @@ fn datagen_writes_continues_and_describes_its_file() {
         "{}",
         stdout(&info)
     );
+    assert!(
+        stdout(&info).contains("format version 2 (packed)"),
+        "{}",
+        stdout(&info)
+    );
 
     // Another game's file is not continued, and says why.
     let wrong = plateau(&[
@@ -588,5 +593,109 @@ fn datagen_writes_continues_and_describes_its_file() {
         stderr(&bad).contains("not a plateau training-data file"),
         "{}",
         stderr(&bad)
+    );
+}
+
+#[test]
+fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("ataxx.data");
+    let data_text = data.to_str().unwrap();
+    let generated = plateau(&[
+        "datagen",
+        "ataxx",
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--threads",
+        "1",
+        "--gaps",
+        "0.5",
+        "--out",
+        data_text,
+    ]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    assert!(
+        stderr(&generated).contains("50% from random gap layouts"),
+        "{}",
+        stderr(&generated)
+    );
+
+    let net = dir.path().join("blocks.net");
+    let net_text = net.to_str().unwrap();
+    let train = plateau(&[
+        "train",
+        "ataxx",
+        "--data",
+        data_text,
+        "--out",
+        net_text,
+        "--inputs",
+        "blocks",
+        "--activation",
+        "screlu",
+        "--symmetries",
+        "8",
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(train.status.success(), "{}", stderr(&train));
+    assert!(
+        stderr(&train).contains("8 images each; inputs blocks, 4033"),
+        "{}",
+        stderr(&train)
+    );
+    assert!(
+        stdout(&train).contains("blocks 4033x16 screlu"),
+        "{}",
+        stdout(&train)
+    );
+
+    let engine = format!("master,net={net_text}");
+    let analyze = plateau(&["analyze", "ataxx", "--depth", "3", "--engine", &engine]);
+    assert!(analyze.status.success(), "{}", stderr(&analyze));
+    assert!(
+        stdout(&analyze).contains("bestmove "),
+        "{}",
+        stdout(&analyze)
+    );
+
+    // Bad choices are named.
+    for (flag, value, says) in [
+        (
+            "--inputs",
+            "pictures",
+            "has no input set \"pictures\"; its sets are cells, blocks",
+        ),
+        (
+            "--activation",
+            "tanh",
+            "the activations are crelu and screlu",
+        ),
+        ("--symmetries", "9", "--symmetries 9: ataxx has 8"),
+    ] {
+        let bad = plateau(&[
+            "train", "ataxx", "--data", data_text, "--out", net_text, flag, value,
+        ]);
+        assert!(!bad.status.success());
+        assert!(
+            stderr(&bad).contains(says),
+            "{flag} {value}: {}",
+            stderr(&bad)
+        );
+    }
+    let virus_gaps = plateau(&[
+        "datagen", "virus", "--games", "1", "--gaps", "0.5", "--out", data_text,
+    ]);
+    assert!(!virus_gaps.status.success());
+    assert!(
+        stderr(&virus_gaps).contains("has no gap layouts"),
+        "{}",
+        stderr(&virus_gaps)
     );
 }

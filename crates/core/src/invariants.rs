@@ -1,7 +1,7 @@
 //! The checks every game must pass (random playouts, evaluation weights from
 //! outside, network accumulators), shared so that each game's test suite runs exactly the same ones.
 
-use crate::net::{NetGame, NetInputs, Network};
+use crate::net::{Activation, NetGame, NetInputs, Network};
 use crate::{Game, MoveList, Rng, Side};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -243,18 +243,26 @@ pub fn check_weight_bounds<E>(weights: &[f32], build: impl Fn(&[f32]) -> Option<
     assert!(build(&weights).is_some(), "a weight at the bound refused");
 }
 
-/// A network for `G` with random weights, large enough to make every input
-/// matter: what [`check_accumulators`] plays with.
-pub fn random_network<G: NetInputs>(hidden: usize, seed: u64) -> Network {
+/// A network for `G`'s input set `set` with random weights, large enough to
+/// make every input matter: what [`check_accumulators`] plays with.
+pub fn random_network<G: NetInputs>(
+    set: usize,
+    activation: Activation,
+    hidden: usize,
+    seed: u64,
+) -> Network {
     let mut rng = Rng::new(seed);
     let mut value = |range: i64| (rng.below((2 * range + 1) as u64) as i64 - range) as i16;
+    let inputs = G::INPUT_SETS[set].inputs;
     Network {
         game: "test".into(),
         recipe: String::new(),
-        inputs: G::INPUTS,
+        input_set: G::INPUT_SETS[set].name.into(),
+        activation,
+        inputs,
         hidden,
         scale: 300.0,
-        input_weights: (0..G::INPUTS * hidden).map(|_| value(120)).collect(),
+        input_weights: (0..inputs * hidden).map(|_| value(120)).collect(),
         input_bias: (0..hidden).map(|_| value(100)).collect(),
         output_weights: (0..2 * hidden).map(|_| value(100)).collect(),
         output_bias: 1234,
@@ -262,11 +270,12 @@ pub fn random_network<G: NetInputs>(hidden: usize, seed: u64) -> Network {
 }
 
 /// Plays `games` random games of at most `max_plies` from `start` on a
-/// [`NetGame`] with a random network, with null moves (where the game has
-/// them) and takebacks mixed in, and checks at every position that the
-/// accumulators kept move by move give the evaluation computed afresh, that
-/// every input is below `G::INPUTS`, and that undoing everything gives the
-/// start back. Returns the number of positions checked.
+/// [`NetGame`] with a random network, for each of the game's input sets
+/// (with both activations), with null moves (where the game has them) and
+/// takebacks mixed in, and checks at every position that the accumulators
+/// kept move by move give the evaluation computed afresh, that every input
+/// is below the set's size, and that undoing everything gives the start
+/// back. Returns the number of positions checked.
 ///
 /// Panics with the position's text at the first difference.
 pub fn check_accumulators<G: NetInputs>(
@@ -275,13 +284,32 @@ pub fn check_accumulators<G: NetInputs>(
     max_plies: usize,
     seed: u64,
 ) -> usize {
-    let net = Arc::new(random_network::<G>(24, seed));
+    let mut checked = 0;
+    for set in 0..G::INPUT_SETS.len() {
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            checked += check_set(start, set, activation, games, max_plies, seed);
+        }
+    }
+    checked
+}
+
+fn check_set<G: NetInputs>(
+    start: &G,
+    set: usize,
+    activation: Activation,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> usize {
+    let net = Arc::new(random_network::<G>(set, activation, 24, seed));
+    let inputs = G::INPUT_SETS[set].inputs;
+    let name = G::INPUT_SETS[set].name;
     let mut rng = Rng::new(seed);
     let mut moves = MoveList::new();
     let mut checked = 0;
     let in_range = |game: &G, side: Side| {
         let mut ok = true;
-        game.active_features(side, &mut |f| ok &= f < G::INPUTS);
+        game.active_features(set, side, &mut |f| ok &= f < inputs);
         ok
     };
     for _game in 0..games {
@@ -289,12 +317,16 @@ pub fn check_accumulators<G: NetInputs>(
         let mut played = Vec::new();
         for _ply in 0..max_plies {
             let text = game.to_text();
-            assert_eq!(game.evaluate(), net.evaluate(game.inner()), "{text}");
+            assert_eq!(
+                game.evaluate(),
+                net.evaluate(game.inner()),
+                "inputs {name}: {text}"
+            );
             checked += 1;
             for side in [Side::White, Side::Black] {
                 assert!(
                     in_range(game.inner(), side),
-                    "an input out of range in {text}"
+                    "an input of {name} out of range in {text}"
                 );
             }
             if game.outcome().is_some() {
@@ -305,7 +337,7 @@ pub fn check_accumulators<G: NetInputs>(
                 assert_eq!(
                     game.evaluate(),
                     net.evaluate(game.inner()),
-                    "{text}, null move"
+                    "inputs {name}: {text}, null move"
                 );
                 game.undo_null();
             }
@@ -328,7 +360,7 @@ pub fn check_accumulators<G: NetInputs>(
             assert_eq!(
                 game.evaluate(),
                 net.evaluate(game.inner()),
-                "{text}, undone"
+                "inputs {name}: {text}, undone"
             );
         }
         assert_eq!(game.to_text(), start.to_text(), "undoing every move");

@@ -26,21 +26,36 @@ pub const QB: i32 = 64;
 /// (and an accumulator of 64 inputs stays inside `i16`).
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// A game's inputs to a network: small integers below [`NetInputs::INPUTS`],
+/// One way a game offers to describe a position to a network. A game may
+/// offer several (single cells, patterns of neighbouring cells); a network
+/// file names the one it reads, so older networks keep playing when a game
+/// gains a richer set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputSet {
+    /// What a network file names it by.
+    pub name: &'static str,
+    /// How many distinct inputs it has.
+    pub inputs: usize,
+}
+
+/// A game's inputs to a network: small integers below the input set's size,
 /// seen from one side (the side's own pieces and the opponent's are different
-/// inputs, so one set of weights serves both sides).
+/// inputs, so one set of weights serves both sides). `set` indexes
+/// [`NetInputs::INPUT_SETS`].
 pub trait NetInputs: Game {
-    /// How many distinct inputs there are.
-    const INPUTS: usize;
+    /// The input sets the game offers; the first is the one networks of file
+    /// version 1 read.
+    const INPUT_SETS: &'static [InputSet];
 
-    /// Calls `add` with each input that is on here, from `perspective`'s view.
-    fn active_features(&self, perspective: Side, add: &mut impl FnMut(usize));
+    /// Calls `add` with each input of `set` that is on here, from
+    /// `perspective`'s view.
+    fn active_features(&self, set: usize, perspective: Side, add: &mut impl FnMut(usize));
 
-    /// Writes what `mv` (legal here, not yet played) switches on and off,
-    /// from both sides' views, and returns `true`; or returns `false` to have
-    /// the accumulators computed afresh after the move (the default: always
-    /// correct, slower).
-    fn feature_changes(&self, _mv: Self::Move, _changes: &mut FeatureChanges) -> bool {
+    /// Writes what `mv` (legal here, not yet played) switches on and off in
+    /// `set`, from both sides' views, and returns `true`; or returns `false`
+    /// to have the accumulators computed afresh after the move (the default:
+    /// always correct, slower).
+    fn feature_changes(&self, _set: usize, _mv: Self::Move, _changes: &mut FeatureChanges) -> bool {
         false
     }
 
@@ -49,7 +64,44 @@ pub trait NetInputs: Game {
     /// nothing: the pieces stay where they are. A game whose inputs hold
     /// more than the pieces (a move constraint that a pass clears) says
     /// what changes.
-    fn null_feature_changes(&self, _changes: &mut FeatureChanges) {}
+    fn null_feature_changes(&self, _set: usize, _changes: &mut FeatureChanges) {}
+}
+
+/// How a hidden neuron's sum becomes its activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped ReLU: the sum clipped to `0..=1`.
+    Clipped,
+    /// Squared clipped ReLU (SCReLU): the clipped sum, squared. Lets one
+    /// layer express products of features at no extra cost per node
+    /// (what the strongest small NNUE engines use).
+    SquaredClipped,
+}
+
+impl Activation {
+    /// The name used on command lines and in recipes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Clipped => "crelu",
+            Activation::SquaredClipped => "screlu",
+        }
+    }
+
+    /// Reads [`Activation::name`].
+    pub fn from_name(name: &str) -> Option<Activation> {
+        match name {
+            "crelu" => Some(Activation::Clipped),
+            "screlu" => Some(Activation::SquaredClipped),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Activation::Clipped => 0,
+            Activation::SquaredClipped => 1,
+        }
+    }
 }
 
 /// The inputs a move switches on and off, per point of view.
@@ -116,8 +168,12 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// The first bytes of a network file.
-pub const NET_MAGIC: &[u8; 8] = b"PLATNET1";
+/// The first bytes of a network file of version 1 (one input set per game,
+/// clipped ReLU), still read.
+pub const NET_MAGIC_V1: &[u8; 8] = b"PLATNET1";
+/// The first bytes of a network file as written now: version 2 adds the input
+/// set's name and the activation.
+pub const NET_MAGIC: &[u8; 8] = b"PLATNET2";
 
 /// A quantised network: `inputs -> hidden` (shared by both sides) `-> 1`.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +182,10 @@ pub struct Network {
     pub game: String,
     /// How it was made (the data and training commands), for people.
     pub recipe: String,
+    /// The name of the input set it reads ([`InputSet::name`]); empty for a
+    /// version 1 file, which reads the game's first set.
+    pub input_set: String,
+    pub activation: Activation,
     pub inputs: usize,
     pub hidden: usize,
     /// Evaluation units per unit of the float network's output (its logit).
@@ -186,13 +246,26 @@ impl Network {
     /// Reads a network file (as [`Network::to_bytes`] writes it).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let mut cursor = Cursor { bytes, at: 0 };
-        if cursor.take(8, "header").ok() != Some(&NET_MAGIC[..]) {
+        let magic = cursor.take(8, "header").ok();
+        let version2 = magic == Some(&NET_MAGIC[..]);
+        if !version2 && magic != Some(&NET_MAGIC_V1[..]) {
             return Err(NetError(
-                "not a plateau network file (it does not start with PLATNET1)".into(),
+                "not a plateau network file (it does not start with PLATNET1 or PLATNET2)".into(),
             ));
         }
         let game = cursor.text("game name")?;
         let recipe = cursor.text("recipe")?;
+        let (input_set, activation) = if version2 {
+            let input_set = cursor.text("input set name")?;
+            let code = cursor.u32("activation")?;
+            let activation = [Activation::Clipped, Activation::SquaredClipped]
+                .into_iter()
+                .find(|a| u32::from(a.code()) == code)
+                .ok_or_else(|| NetError(format!("activation {code} is unknown")))?;
+            (input_set, activation)
+        } else {
+            (String::new(), Activation::Clipped)
+        };
         let inputs = cursor.u32("sizes")? as usize;
         let hidden = cursor.u32("sizes")? as usize;
         if !(1..=MAX_INPUTS).contains(&inputs) || !(1..=MAX_HIDDEN).contains(&hidden) {
@@ -208,13 +281,30 @@ impl Network {
         let input_bias = cursor.i16s(hidden, "input biases")?;
         let output_weights = cursor.i16s(2 * hidden, "output weights")?;
         let output_bias = cursor.u32("output bias")? as i32;
-        // The output sums `hidden` products of an activation (at most QA) and
-        // a weight in 32 bits: refuse weights that could overflow them.
+        // The output sums products of an activation (at most QA, or QA² when
+        // squared, over OUTPUT_CHUNK neurons at a time) and a weight in 32
+        // bits: refuse weights that could overflow them.
         let largest = output_weights
             .iter()
             .map(|w| i64::from(w.unsigned_abs()))
             .max();
-        if hidden as i64 * i64::from(QA) * largest.unwrap_or(0) > i64::from(i32::MAX / 2) {
+        let (terms, top) = match activation {
+            Activation::Clipped => (hidden as i64, i64::from(QA)),
+            Activation::SquaredClipped => (
+                hidden.min(OUTPUT_CHUNK) as i64,
+                i64::from(QA) * i64::from(QA),
+            ),
+        };
+        if activation == Activation::SquaredClipped
+            && largest.unwrap_or(0) > i64::from(SQUARED_WEIGHT_LIMIT)
+        {
+            return Err(NetError(format!(
+                "output weights up to {} exceed {SQUARED_WEIGHT_LIMIT}, the most the squared \
+                 activation's output takes",
+                largest.unwrap_or(0)
+            )));
+        }
+        if terms * top * largest.unwrap_or(0) > i64::from(i32::MAX / 2) {
             return Err(NetError(format!(
                 "output weights up to {} are too large for {hidden} hidden neurons",
                 largest.unwrap_or(0)
@@ -229,6 +319,8 @@ impl Network {
         Ok(Network {
             game,
             recipe,
+            input_set,
+            activation,
             inputs,
             hidden,
             scale,
@@ -239,12 +331,21 @@ impl Network {
         })
     }
 
+    /// The file's bytes: version 1 for a network that version 1 describes
+    /// (the game's first input set, clipped ReLU), so that such a file reads
+    /// and writes back byte for byte and keeps its hash; version 2 otherwise.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let version1 = self.input_set.is_empty() && self.activation == Activation::Clipped;
         let mut out = Vec::new();
-        out.extend_from_slice(NET_MAGIC);
+        out.extend_from_slice(if version1 { NET_MAGIC_V1 } else { NET_MAGIC });
         for text in [&self.game, &self.recipe] {
             out.extend_from_slice(&(text.len() as u32).to_le_bytes());
             out.extend_from_slice(text.as_bytes());
+        }
+        if !version1 {
+            out.extend_from_slice(&(self.input_set.len() as u32).to_le_bytes());
+            out.extend_from_slice(self.input_set.as_bytes());
+            out.extend_from_slice(&u32::from(self.activation.code()).to_le_bytes());
         }
         out.extend_from_slice(&(self.inputs as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
@@ -267,51 +368,80 @@ impl Network {
             })
     }
 
-    /// Checks that the network is for `game` with `inputs` inputs.
-    pub fn check_for(&self, game: &str, inputs: usize) -> Result<(), NetError> {
+    /// Checks that the network is for `game`, reads one of `sets` and has
+    /// its number of inputs; returns that set's index.
+    pub fn check_for(&self, game: &str, sets: &[InputSet]) -> Result<usize, NetError> {
         if self.game != game {
             return Err(NetError(format!(
                 "this network evaluates {}, not {game}",
                 self.game
             )));
         }
+        let index = self.input_set_index(sets).ok_or_else(|| {
+            let names: Vec<&str> = sets.iter().map(|set| set.name).collect();
+            NetError(format!(
+                "this network reads inputs '{}'; {game} has {}",
+                self.input_set,
+                names.join(", ")
+            ))
+        })?;
+        let inputs = sets[index].inputs;
         if self.inputs != inputs {
             return Err(NetError(format!(
-                "this network has {} inputs; {game} has {inputs}",
-                self.inputs
+                "this network has {} inputs; {game}'s '{}' inputs are {inputs}",
+                self.inputs, sets[index].name
             )));
         }
-        Ok(())
+        Ok(index)
     }
 
-    /// Sets `acc` to the hidden layer's sums for `perspective`, from scratch.
-    pub fn refresh<G: NetInputs>(&self, game: &G, perspective: Side, acc: &mut [i16]) {
-        acc.copy_from_slice(&self.input_bias);
-        game.active_features(perspective, &mut |feature| {
-            let row = &self.input_weights[feature * self.hidden..(feature + 1) * self.hidden];
-            for (a, &w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(w);
+    /// Which of `sets` the network reads (a version 1 file: the first).
+    pub fn input_set_index(&self, sets: &[InputSet]) -> Option<usize> {
+        if self.input_set.is_empty() {
+            return (!sets.is_empty()).then_some(0);
+        }
+        sets.iter().position(|set| set.name == self.input_set)
+    }
+
+    /// Sets `acc` to the hidden layer's sums for `perspective`, from scratch,
+    /// reading input set `set`.
+    pub fn refresh<G: NetInputs>(&self, game: &G, set: usize, perspective: Side, acc: &mut [i16]) {
+        let mut features = [0u16; MAX_REFRESH];
+        let mut count = 0;
+        let mut overflow = false;
+        game.active_features(set, perspective, &mut |feature| {
+            if count < MAX_REFRESH {
+                features[count] = feature as u16;
+                count += 1;
+            } else {
+                overflow = true;
             }
         });
+        if overflow {
+            // More inputs than the buffer holds: row by row (never in the
+            // games' sets, which have at most 113 on).
+            acc.copy_from_slice(&self.input_bias);
+            game.active_features(set, perspective, &mut |feature| {
+                add_rows(
+                    acc,
+                    &self.input_weights,
+                    self.hidden,
+                    &[feature as u16],
+                    &[],
+                );
+            });
+            return;
+        }
+        self.update(&self.input_bias, acc, &features[..count], &[]);
     }
 
     /// `to = from` with the rows of `removed` taken off and `added` put on.
     #[inline]
     pub fn update(&self, from: &[i16], to: &mut [i16], added: &[u16], removed: &[u16]) {
-        to.copy_from_slice(from);
-        let h = self.hidden;
-        for &feature in added {
-            let row = &self.input_weights[usize::from(feature) * h..(usize::from(feature) + 1) * h];
-            for (a, &w) in to.iter_mut().zip(row) {
-                *a = a.wrapping_add(w);
-            }
-        }
-        for &feature in removed {
-            let row = &self.input_weights[usize::from(feature) * h..(usize::from(feature) + 1) * h];
-            for (a, &w) in to.iter_mut().zip(row) {
-                *a = a.wrapping_sub(w);
-            }
-        }
+        with_avx2!({
+            to.copy_from_slice(from);
+            add_rows(to, &self.input_weights, self.hidden, added, removed);
+        })
     }
 
     /// The evaluation from the two accumulators (the side to move's first),
@@ -319,14 +449,16 @@ impl Network {
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let (w_us, w_them) = self.output_weights.split_at(self.hidden);
-        let dot = |acc: &[i16], weights: &[i16]| -> i32 {
-            acc.iter()
-                .zip(weights)
-                .map(|(&a, &w)| i32::from(a).clamp(0, QA) * i32::from(w))
-                .sum()
+        let hidden_sum = match self.activation {
+            Activation::Clipped => {
+                with_avx2!(i64::from(dot_clipped(us, w_us)) + i64::from(dot_clipped(them, w_them)))
+            }
+            // Activations in QA² units: back to QA units, as the bias reads.
+            Activation::SquaredClipped => {
+                with_avx2!(dot_squared(us, w_us) + dot_squared(them, w_them)) / i64::from(QA)
+            }
         };
-        let sum =
-            i64::from(dot(us, w_us)) + i64::from(dot(them, w_them)) + i64::from(self.output_bias);
+        let sum = hidden_sum + i64::from(self.output_bias);
         let score = sum as f64 * f64::from(self.scale) / f64::from(QA * QB);
         let limit = f64::from(EVAL_LIMIT - 1);
         score.clamp(-limit, limit) as i32
@@ -335,13 +467,102 @@ impl Network {
     /// The evaluation of `game` computed from scratch (what the accumulators
     /// kept by [`NetGame`] must agree with).
     pub fn evaluate<G: NetInputs>(&self, game: &G) -> i32 {
+        let set = self.input_set_index(G::INPUT_SETS).unwrap_or(0);
         let mut us = vec![0; self.hidden];
         let mut them = vec![0; self.hidden];
         let side = game.side_to_move();
-        self.refresh(game, side, &mut us);
-        self.refresh(game, !side, &mut them);
+        self.refresh(game, set, side, &mut us);
+        self.refresh(game, set, !side, &mut them);
         self.output(&us, &them)
     }
+}
+
+/// Neurons summed in 32 bits at a time by the squared activation's output
+/// (QA² × a weight × this many stays inside `i32`).
+const OUTPUT_CHUNK: usize = 128;
+
+/// The largest output weight of a network with the squared activation:
+/// `activation × weight` must fit an `i16` (255 × 128 does), which lets the
+/// output multiply pairs of 16-bit numbers (one instruction for 8 or 16).
+const SQUARED_WEIGHT_LIMIT: u16 = 128;
+
+/// Inputs [`Network::refresh`] gathers before adding their rows at once.
+const MAX_REFRESH: usize = 256;
+
+/// Evaluates `$body` in a copy of the code compiled for AVX2 where the
+/// processor has it (16 lanes of `i16` instead of SSE2's 8), portably
+/// otherwise: the default x86-64 target stops at SSE2, and the network's
+/// loops are most of the search's time.
+macro_rules! with_avx2 {
+    ($body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2")]
+            #[inline]
+            fn fast<T>(f: impl FnOnce() -> T) -> T {
+                f()
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2, checked just above.
+                unsafe { fast(|| $body) }
+            } else {
+                $body
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            $body
+        }
+    }};
+}
+use with_avx2;
+
+/// Adds the rows of `added` to `acc` and takes those of `removed` off.
+#[inline(always)]
+fn add_rows(acc: &mut [i16], weights: &[i16], hidden: usize, added: &[u16], removed: &[u16]) {
+    for &feature in added {
+        let row = &weights[usize::from(feature) * hidden..(usize::from(feature) + 1) * hidden];
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(w);
+        }
+    }
+    for &feature in removed {
+        let row = &weights[usize::from(feature) * hidden..(usize::from(feature) + 1) * hidden];
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_sub(w);
+        }
+    }
+}
+
+/// `Σ clamp(a, 0, QA) · w`, in QA × QB units: products of 16-bit numbers
+/// summed in 32 bits, which the compiler turns into multiply-and-add pairs.
+#[inline(always)]
+fn dot_clipped(acc: &[i16], weights: &[i16]) -> i32 {
+    acc.iter()
+        .zip(weights)
+        .map(|(&a, &w)| i32::from(a.clamp(0, QA as i16)) * i32::from(w))
+        .sum()
+}
+
+/// `Σ clamp(a, 0, QA)² · w`, in QA² × QB units: `c · (c·w)`, where `c·w`
+/// fits 16 bits (see [`SQUARED_WEIGHT_LIMIT`]), summed in 32 bits a chunk at
+/// a time.
+#[inline(always)]
+fn dot_squared(acc: &[i16], weights: &[i16]) -> i64 {
+    acc.chunks(OUTPUT_CHUNK)
+        .zip(weights.chunks(OUTPUT_CHUNK))
+        .map(|(acc, weights)| {
+            let sum: i32 = acc
+                .iter()
+                .zip(weights)
+                .map(|(&a, &w)| {
+                    let c = a.clamp(0, QA as i16);
+                    i32::from(c) * i32::from(c.wrapping_mul(w))
+                })
+                .sum();
+            i64::from(sum)
+        })
+        .sum()
 }
 
 /// Plies of accumulators a [`NetGame`] reserves (it grows beyond if needed).
@@ -355,6 +576,8 @@ const RESERVED_PLIES: usize = 256;
 pub struct NetGame<G: NetInputs> {
     game: G,
     net: Arc<Network>,
+    /// The input set the network reads.
+    set: usize,
     sums: Vec<i16>,
     ply: usize,
     changes: FeatureChanges,
@@ -364,13 +587,15 @@ impl<G: NetInputs> NetGame<G> {
     /// `game` with its accumulators computed; `net` must be for this game
     /// ([`Network::check_for`]).
     pub fn new(game: G, net: Arc<Network>) -> NetGame<G> {
+        let set = net.input_set_index(G::INPUT_SETS).unwrap_or(0);
         let mut sums = vec![0; RESERVED_PLIES * 2 * net.hidden];
         let h = net.hidden;
-        net.refresh(&game, Side::White, &mut sums[..h]);
-        net.refresh(&game, Side::Black, &mut sums[h..2 * h]);
+        net.refresh(&game, set, Side::White, &mut sums[..h]);
+        net.refresh(&game, set, Side::Black, &mut sums[h..2 * h]);
         NetGame {
             game,
             net,
+            set,
             sums,
             ply: 0,
             changes: FeatureChanges::default(),
@@ -459,7 +684,7 @@ impl<G: NetInputs> Game for NetGame<G> {
     fn play(&mut self, mv: Self::Move) {
         self.reserve_next();
         self.changes.clear();
-        if self.game.feature_changes(mv, &mut self.changes) {
+        if self.game.feature_changes(self.set, mv, &mut self.changes) {
             self.write_next_from_changes();
             self.game.play(mv);
         } else {
@@ -467,8 +692,8 @@ impl<G: NetInputs> Game for NetGame<G> {
             let h = self.net.hidden;
             let next = &mut self.sums[(self.ply + 1) * 2 * h..(self.ply + 2) * 2 * h];
             let (white, black) = next.split_at_mut(h);
-            self.net.refresh(&self.game, Side::White, white);
-            self.net.refresh(&self.game, Side::Black, black);
+            self.net.refresh(&self.game, self.set, Side::White, white);
+            self.net.refresh(&self.game, self.set, Side::Black, black);
         }
         self.ply += 1;
     }
@@ -522,7 +747,7 @@ impl<G: NetInputs> Game for NetGame<G> {
     fn play_null(&mut self) {
         self.reserve_next();
         self.changes.clear();
-        self.game.null_feature_changes(&mut self.changes);
+        self.game.null_feature_changes(self.set, &mut self.changes);
         self.write_next_from_changes();
         self.game.play_null();
         self.ply += 1;

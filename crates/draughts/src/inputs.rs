@@ -8,7 +8,7 @@ use crate::moves::Move;
 use crate::position::Draughts;
 use crate::square::{PROMOTION, to_dense};
 use plateau_core::Side;
-use plateau_core::net::{FeatureChanges, NetInputs};
+use plateau_core::net::{FeatureChanges, InputSet, NetInputs};
 
 const SQUARES: usize = 50;
 /// Own men, own kings, the opponent's men, the opponent's kings.
@@ -51,9 +51,12 @@ fn indices(mut dense: u64) -> impl Iterator<Item = usize> {
 }
 
 impl NetInputs for Draughts {
-    const INPUTS: usize = INPUTS;
+    const INPUT_SETS: &'static [InputSet] = &[InputSet {
+        name: "squares",
+        inputs: INPUTS,
+    }];
 
-    fn active_features(&self, perspective: Side, add: &mut impl FnMut(usize)) {
+    fn active_features(&self, _set: usize, perspective: Side, add: &mut impl FnMut(usize)) {
         for owner in [Side::White, Side::Black] {
             let pieces = self.s.pieces[owner.index()];
             for index in indices(to_dense(pieces & !self.s.kings)) {
@@ -65,7 +68,7 @@ impl NetInputs for Draughts {
         }
     }
 
-    fn feature_changes(&self, mv: Move, changes: &mut FeatureChanges) -> bool {
+    fn feature_changes(&self, _set: usize, mv: Move, changes: &mut FeatureChanges) -> bool {
         let mover = self.s.side;
         let from_bit = 1u64 << mv.start_bit();
         let to_bit = 1u64 << mv.end_bit();

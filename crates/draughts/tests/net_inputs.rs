@@ -10,7 +10,7 @@ use plateau_draughts::inputs::INPUTS;
 
 fn features(game: &Draughts, side: Side) -> Vec<usize> {
     let mut list = Vec::new();
-    game.active_features(side, &mut |f| list.push(f));
+    game.active_features(0, side, &mut |f| list.push(f));
     list.sort_unstable();
     list
 }

@@ -8,7 +8,7 @@
 use crate::moves::Move;
 use crate::position::Escampe;
 use crate::square::squares;
-use plateau_core::net::{FeatureChanges, NetInputs};
+use plateau_core::net::{FeatureChanges, InputSet, NetInputs};
 use plateau_core::{Game, Side};
 
 const SQUARES: usize = 36;
@@ -48,9 +48,12 @@ fn constraint_change(before: u8, after: u8, changes: &mut FeatureChanges) {
 }
 
 impl NetInputs for Escampe {
-    const INPUTS: usize = INPUTS;
+    const INPUT_SETS: &'static [InputSet] = &[InputSet {
+        name: "squares",
+        inputs: INPUTS,
+    }];
 
-    fn active_features(&self, perspective: Side, add: &mut impl FnMut(usize)) {
+    fn active_features(&self, _set: usize, perspective: Side, add: &mut impl FnMut(usize)) {
         for owner in [Side::White, Side::Black] {
             let unicorn = self.unicorn(owner);
             for square in squares(self.pieces(owner) & !unicorn) {
@@ -63,7 +66,7 @@ impl NetInputs for Escampe {
         add(constraint(self.constraint().unwrap_or(0)));
     }
 
-    fn feature_changes(&self, mv: Move, changes: &mut FeatureChanges) -> bool {
+    fn feature_changes(&self, _set: usize, mv: Move, changes: &mut FeatureChanges) -> bool {
         let mover = self.side_to_move();
         let before = self.constraint().unwrap_or(0);
         match mv {
@@ -93,7 +96,7 @@ impl NetInputs for Escampe {
         true
     }
 
-    fn null_feature_changes(&self, changes: &mut FeatureChanges) {
+    fn null_feature_changes(&self, _set: usize, changes: &mut FeatureChanges) {
         constraint_change(self.constraint().unwrap_or(0), 0, changes);
     }
 }

@@ -8,8 +8,9 @@ use plateau_arena::weights::{format_weights, parse_weights};
 use plateau_core::net::Network;
 use plateau_core::save::{read_count, read_save_file, write_save_file};
 use plateau_core::{MAX_WEIGHT, parse_perft_file};
-use plateau_games::{EngineChoice, GAMES, GameSpec, Level, Profile, parse_threads};
-use plateau_learn::data::{DataReader, MAX_TEXT};
+use plateau_games::{Encoding, EngineChoice, GAMES, GameSpec, Level, Profile, parse_threads};
+use plateau_learn::Packer;
+use plateau_learn::data::{DataReader, MAX_TEXT, VERSION_PACKED};
 use std::io::Cursor;
 use std::path::Path;
 
@@ -72,26 +73,47 @@ pub fn training_data(data: &[u8]) {
         return;
     };
     let spec = GameSpec::lookup(&reader.header().game, None).ok();
+    // A packed file's positions read as positions of its game.
+    let packer = (reader.header().version == VERSION_PACKED)
+        .then(|| Packer::for_game(&reader.header().game))
+        .flatten();
     let (mut us, mut them) = (Vec::new(), Vec::new());
     let mut read = 0;
     while let Ok(Some(block)) = reader.next_block() {
         for sample in block {
             assert!(!sample.position.is_empty() && sample.position.len() <= MAX_TEXT);
+            if let Some(packer) = &packer {
+                let mut again = Vec::new();
+                assert!(
+                    packer.pack(&sample.position, &mut again).is_ok(),
+                    "a packed position that does not pack again: {:?}",
+                    sample.position
+                );
+            }
             read += 1;
             if read > 64 {
                 continue;
             }
-            if let Some(spec) = &spec
-                && let Some(support) = &spec.info.net
-                && (support.features)(spec, &sample.position, &mut us, &mut them).is_ok()
-            {
-                assert!(
-                    us.iter()
-                        .chain(&them)
-                        .all(|&f| usize::from(f) < support.inputs),
-                    "a network input out of range for {:?}",
-                    sample.position
-                );
+            let Some(spec) = &spec else { continue };
+            let Some(support) = &spec.info.net else {
+                continue;
+            };
+            for (set, inputs) in support.sets.iter().enumerate() {
+                let encoding = Encoding {
+                    set,
+                    symmetry: read % support.symmetries,
+                };
+                if (support.features)(spec, encoding, &sample.position, &mut us, &mut them).is_ok()
+                {
+                    assert!(
+                        us.iter()
+                            .chain(&them)
+                            .all(|&f| usize::from(f) < inputs.inputs),
+                        "a network input of {} out of range for {:?}",
+                        inputs.name,
+                        sample.position
+                    );
+                }
             }
         }
         assert!(reader.offset() <= data.len() as u64, "read past the end");

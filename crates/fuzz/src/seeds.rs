@@ -2,11 +2,12 @@
 //! the deep paths (a fuzzer starting from nothing takes long to write a legal
 //! draughts position). Generated, so the repository holds no corpus files.
 
-use plateau_core::net::Network;
+use plateau_core::net::{Activation, Network};
 use plateau_core::{AnyGame, Rng};
 use plateau_draughts::pdn::write_game;
 use plateau_games::{GAMES, GameSpec};
-use plateau_learn::data::{MAGIC, VERSION};
+use plateau_learn::Packer;
+use plateau_learn::data::{MAGIC, VERSION_PACKED, VERSION_TEXT};
 use plateau_protocols::dxp::wire::{GameRequest, Message, MoveMessage, StartPosition};
 
 /// The seed inputs of a target (empty for an unknown name), with the inputs
@@ -70,7 +71,7 @@ fn generated(target: &str) -> Vec<Vec<u8>> {
             "\u{2}{\"token\":null}",
         ]),
         "network" => vec![small_network().to_bytes()],
-        "training_data" => vec![training_file()],
+        "training_data" => vec![training_file(), packed_training_file()],
         "arena_files" => arena_seeds(),
         "engine_spec" => texts(&[
             "master,threads=2,hash=64\nbeginner\nrandom\nseed,time=seed\n",
@@ -218,6 +219,8 @@ fn small_network() -> Network {
     Network {
         game: "ataxx".into(),
         recipe: "fuzz seed".into(),
+        input_set: "blocks".into(),
+        activation: Activation::SquaredClipped,
         inputs,
         hidden,
         scale: 400.0,
@@ -228,11 +231,11 @@ fn small_network() -> Network {
     }
 }
 
-/// A training-data file of two samples of the virus game (see
-/// `learn::data` for the layout).
+/// A training-data file of two samples of the virus game, in version 1
+/// (position texts; see `learn::data` for the layout).
 fn training_file() -> Vec<u8> {
     let mut bytes = MAGIC.to_vec();
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&VERSION_TEXT.to_le_bytes());
     let game = b"virus/7x7";
     bytes.extend_from_slice(&[0, game.len() as u8]);
     bytes.extend_from_slice(game);
@@ -243,6 +246,31 @@ fn training_file() -> Vec<u8> {
         bytes.extend_from_slice(&(-25i16).to_le_bytes());
         bytes.push(result as u8);
         bytes.extend_from_slice(&4u16.to_le_bytes());
+    }
+    bytes
+}
+
+/// A training-data file of two Ataxx samples in version 2 (packed), one
+/// with blocked cells.
+fn packed_training_file() -> Vec<u8> {
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&VERSION_PACKED.to_le_bytes());
+    let game = b"ataxx";
+    bytes.extend_from_slice(&[0, game.len() as u8]);
+    bytes.extend_from_slice(game);
+    bytes.extend_from_slice(&2u32.to_le_bytes());
+    let Some(packer) = Packer::for_game("ataxx") else {
+        return bytes;
+    };
+    for (position, ply, result) in [
+        ("x5o/7/7/7/7/7/o5x x 0 1", 0u16, 2u16),
+        ("x5o/7/2-1-2/7/2-1-2/7/o5x o 1 1", 1, 0),
+    ] {
+        if packer.pack(position, &mut bytes).is_err() {
+            return bytes;
+        }
+        bytes.extend_from_slice(&(-25i16).to_le_bytes());
+        bytes.extend_from_slice(&((ply << 2) | result).to_le_bytes());
     }
     bytes
 }

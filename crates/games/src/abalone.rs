@@ -84,8 +84,11 @@ pub(crate) static INFO: GameInfo = GameInfo {
     },
     solve: None,
     net: Some(NetSupport {
-        inputs: plateau_abalone::inputs::INPUTS,
-        features: |_, text, us, them| crate::net_features::<Abalone>(text, us, them),
+        sets: <Abalone as plateau_core::net::NetInputs>::INPUT_SETS,
+        symmetries: 1,
+        features: |_, encoding, text, us, them| {
+            crate::net_features::<Abalone>(encoding, text, us, them)
+        },
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Abalone, _>(
                 profile,

@@ -8,6 +8,7 @@ use crate::{
     VariantInfo, engine, erase,
 };
 use plateau_ataxx::solve as exact;
+use plateau_ataxx::symmetry::SYMMETRIES;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
 use plateau_search::{Level, Options};
@@ -286,8 +287,13 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
     },
     solve: Some(virus_solve),
     net: Some(NetSupport {
-        inputs: plateau_ataxx::inputs::INPUTS,
-        features: |_, text, us, them| crate::net_features::<Virus>(text, us, them),
+        sets: plateau_ataxx::inputs::SETS,
+        symmetries: SYMMETRIES,
+        features: |_, encoding, text, us, them| {
+            crate::net_features_with::<Virus>(encoding, text, us, them, |game, s| {
+                game.transformed(s)
+            })
+        },
         engine: |spec, net, profile, seed| {
             if is_wide(spec) {
                 return Err(format!(
@@ -371,8 +377,13 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     },
     solve: None,
     net: Some(NetSupport {
-        inputs: plateau_ataxx::inputs::INPUTS,
-        features: |_, text, us, them| crate::net_features::<Ataxx>(text, us, them),
+        sets: plateau_ataxx::inputs::SETS,
+        symmetries: SYMMETRIES,
+        features: |_, encoding, text, us, them| {
+            crate::net_features_with::<Ataxx>(encoding, text, us, them, |game, s| {
+                game.transformed(s)
+            })
+        },
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Ataxx, _>(
                 profile,

@@ -72,8 +72,11 @@ pub(crate) static INFO: GameInfo = GameInfo {
     },
     solve: None,
     net: Some(NetSupport {
-        inputs: plateau_draughts::inputs::INPUTS,
-        features: |_, text, us, them| crate::net_features::<Draughts>(text, us, them),
+        sets: <Draughts as plateau_core::net::NetInputs>::INPUT_SETS,
+        symmetries: 1,
+        features: |_, encoding, text, us, them| {
+            crate::net_features::<Draughts>(encoding, text, us, them)
+        },
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Draughts, _>(
                 profile,

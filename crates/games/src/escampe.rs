@@ -77,8 +77,11 @@ pub(crate) static INFO: GameInfo = GameInfo {
     },
     solve: None,
     net: Some(NetSupport {
-        inputs: plateau_escampe::inputs::INPUTS,
-        features: |_, text, us, them| crate::net_features::<Escampe>(text, us, them),
+        sets: <Escampe as plateau_core::net::NetInputs>::INPUT_SETS,
+        symmetries: 1,
+        features: |_, encoding, text, us, them| {
+            crate::net_features::<Escampe>(encoding, text, us, them)
+        },
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Escampe, _>(
                 profile,

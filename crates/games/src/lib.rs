@@ -40,7 +40,7 @@ pub use plateau_search::score::plies_to_end;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{CertificateCheck, SolveOptions, SolveReport, Solver};
 
-use plateau_core::net::{NetInputs, Network};
+use plateau_core::net::{InputSet, NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Game, PositionError, PositionErrorKind};
 use std::fmt;
 use std::path::Path;
@@ -102,12 +102,27 @@ pub struct GameInfo {
 type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Result<Box<dyn AnyEngine>, String>;
 
 /// Reads a position text into its network inputs (see [`NetSupport::features`]).
-type NetFeatures = fn(&GameSpec, &str, &mut Vec<u16>, &mut Vec<u16>) -> Result<(), String>;
+type NetFeatures =
+    fn(&GameSpec, Encoding, &str, &mut Vec<u16>, &mut Vec<u16>) -> Result<(), String>;
+
+/// Which inputs to read a position into, and under which symmetry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoding {
+    /// Index into [`NetSupport::sets`].
+    pub set: usize,
+    /// Below [`NetSupport::symmetries`]; 0 reads the position as it is.
+    pub symmetry: usize,
+}
 
 /// What training and playing a network need from a game.
 pub struct NetSupport {
-    /// How many inputs the game's networks have.
-    pub inputs: usize,
+    /// The input sets the game offers (a network names the one it reads);
+    /// the first is the default.
+    pub sets: &'static [InputSet],
+    /// How many symmetries of the board keep the rules (the eight turns and
+    /// reflections of a square Ataxx board; 1 where the board has none that
+    /// keep the start): each is another training sample of a position.
+    pub symmetries: usize,
     /// The inputs of a position text: the side to move's view into the first
     /// list, the other side's into the second (both cleared first).
     pub features: NetFeatures,
@@ -179,18 +194,37 @@ pub(crate) fn embedded_network(
     }))
 }
 
-/// [`NetSupport::features`] for a typed game.
+/// [`NetSupport::features`] for a typed game without symmetries.
 pub(crate) fn net_features<G: NetInputs>(
+    encoding: Encoding,
     text: &str,
     us: &mut Vec<u16>,
     them: &mut Vec<u16>,
 ) -> Result<(), String> {
-    let game = G::from_text(text).map_err(|err| err.to_string())?;
+    net_features_with::<G>(encoding, text, us, them, |game, _| game)
+}
+
+/// [`NetSupport::features`] for a typed game, its position mapped by
+/// `image(game, symmetry)` first.
+pub(crate) fn net_features_with<G: NetInputs>(
+    encoding: Encoding,
+    text: &str,
+    us: &mut Vec<u16>,
+    them: &mut Vec<u16>,
+    image: impl Fn(G, usize) -> G,
+) -> Result<(), String> {
+    if encoding.set >= G::INPUT_SETS.len() {
+        return Err(format!("there is no input set {}", encoding.set));
+    }
+    let game = image(
+        G::from_text(text).map_err(|err| err.to_string())?,
+        encoding.symmetry,
+    );
     let side = game.side_to_move();
     us.clear();
     them.clear();
-    game.active_features(side, &mut |f| us.push(f as u16));
-    game.active_features(!side, &mut |f| them.push(f as u16));
+    game.active_features(encoding.set, side, &mut |f| us.push(f as u16));
+    game.active_features(encoding.set, !side, &mut |f| them.push(f as u16));
     Ok(())
 }
 
@@ -447,7 +481,7 @@ impl GameSpec {
             .net
             .as_ref()
             .ok_or_else(|| format!("{} has no network inputs yet", self.full_name()))?;
-        net.check_for(&self.full_name(), support.inputs)
+        net.check_for(&self.full_name(), support.sets)
             .map_err(|err| err.to_string())?;
         Ok(support)
     }
@@ -522,6 +556,7 @@ impl GameSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plateau_core::net::Activation;
 
     /// Checks a network embedded in the binary: the game, the shape, the
     /// content hash its file is named after, and a recipe that gives the
@@ -613,12 +648,15 @@ mod tests {
     }
 
     /// A network of the right shape with small made-up weights.
-    fn made_up_network(game: &str, inputs: usize) -> Network {
+    fn made_up_network(game: &str, set: &InputSet, activation: Activation) -> Network {
         let hidden = 8;
+        let inputs = set.inputs;
         let weight = |i: usize| ((i * 37 % 41) as i16) - 20;
         Network {
             game: game.into(),
             recipe: "made up".into(),
+            input_set: set.name.into(),
+            activation,
             inputs,
             hidden,
             scale: 400.0,
@@ -635,40 +673,72 @@ mod tests {
             let spec = GameSpec::lookup(info.name, None).unwrap();
             // Every game has network inputs.
             let support = info.net.as_ref().unwrap();
-            let net = Arc::new(made_up_network(&spec.full_name(), support.inputs));
-            let mut engine = spec
-                .engine_with_network(Arc::clone(&net), Profile::Level(Level::Master), 1)
-                .unwrap();
-            let mut game = spec.new_game();
-            for _ in 0..6 {
-                let thought = engine
-                    .think(game.as_ref(), &Limits::nodes(2000), &mut |_| {})
+            for (set, inputs) in support.sets.iter().enumerate() {
+                for activation in [Activation::Clipped, Activation::SquaredClipped] {
+                    let net = Arc::new(made_up_network(&spec.full_name(), inputs, activation));
+                    let mut engine = spec
+                        .engine_with_network(Arc::clone(&net), Profile::Level(Level::Master), 1)
+                        .unwrap();
+                    let mut game = spec.new_game();
+                    for _ in 0..6 {
+                        let thought = engine
+                            .think(game.as_ref(), &Limits::nodes(2000), &mut |_| {})
+                            .unwrap();
+                        game.play(&thought.best).unwrap();
+                    }
+                    let (mut us, mut them) = (Vec::new(), Vec::new());
+                    for symmetry in 0..support.symmetries {
+                        let encoding = Encoding { set, symmetry };
+                        (support.features)(&spec, encoding, &game.to_text(), &mut us, &mut them)
+                            .unwrap();
+                        assert!(!us.is_empty() && us.len() == them.len());
+                        assert!(us.iter().all(|&f| usize::from(f) < inputs.inputs));
+                        assert!(
+                            (support.features)(&spec, encoding, "nonsense", &mut us, &mut them)
+                                .is_err()
+                        );
+                    }
+                }
+                let other = Arc::new(made_up_network("go", inputs, Activation::Clipped));
+                let err = spec
+                    .engine_with_network(other, Profile::Level(Level::Master), 1)
+                    .err()
                     .unwrap();
-                game.play(&thought.best).unwrap();
+                assert!(err.contains("evaluates go"), "{err}");
+                let bigger = InputSet {
+                    name: inputs.name,
+                    inputs: inputs.inputs + 1,
+                };
+                let wrong = Arc::new(made_up_network(
+                    &spec.full_name(),
+                    &bigger,
+                    Activation::Clipped,
+                ));
+                let err = spec
+                    .engine_with_network(wrong, Profile::Level(Level::Master), 1)
+                    .err()
+                    .unwrap();
+                assert!(err.contains("inputs"), "{err}");
             }
-            let (mut us, mut them) = (Vec::new(), Vec::new());
-            (support.features)(&spec, &game.to_text(), &mut us, &mut them).unwrap();
-            assert!(!us.is_empty() && us.len() == them.len());
-            assert!(us.iter().all(|&f| usize::from(f) < support.inputs));
-            assert!((support.features)(&spec, "nonsense", &mut us, &mut them).is_err());
-
-            let other = Arc::new(made_up_network("go", support.inputs));
+            let unknown = InputSet {
+                name: "pictures",
+                inputs: support.sets[0].inputs,
+            };
+            let net = Arc::new(made_up_network(
+                &spec.full_name(),
+                &unknown,
+                Activation::Clipped,
+            ));
             let err = spec
-                .engine_with_network(other, Profile::Level(Level::Master), 1)
+                .engine_with_network(net, Profile::Level(Level::Master), 1)
                 .err()
                 .unwrap();
-            assert!(err.contains("evaluates go"), "{err}");
-            let wrong = Arc::new(made_up_network(&spec.full_name(), support.inputs + 1));
-            let err = spec
-                .engine_with_network(wrong, Profile::Level(Level::Master), 1)
-                .err()
-                .unwrap();
-            assert!(err.contains("inputs"), "{err}");
+            assert!(err.contains("'pictures'"), "{err}");
         }
         // Networks read boards up to 8x8: the 9x9 virus game has none.
         let wide = GameSpec::lookup("virus/9x9", None).unwrap();
-        let inputs = wide.info.net.as_ref().unwrap().inputs;
-        let net = Arc::new(made_up_network("virus/9x9", inputs));
+        let set = wide.info.net.as_ref().unwrap().sets[0];
+        let net = Arc::new(made_up_network("virus/9x9", &set, Activation::Clipped));
         let err = wide
             .engine_with_network(net, Profile::Level(Level::Master), 1)
             .err()

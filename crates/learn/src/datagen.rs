@@ -13,7 +13,7 @@
 use crate::data::{DataError, DataWriter, GameResult, Sample};
 use plateau_arena::openings::draw_one;
 use plateau_arena::pool::run_jobs_with;
-use plateau_core::{EndReason, Outcome, Rng, splitmix64};
+use plateau_core::{AnyGame, EndReason, Game, Outcome, Rng, splitmix64};
 use plateau_games::{AnyEngine, EngineText, GameSpec, Limits};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -36,6 +36,39 @@ pub struct DatagenConfig {
     pub random_plies: u32,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
+    /// Share of the games (0 to 1) that start from a random layout of gaps
+    /// (blocked cells) before their random plies: Ataxx only, where
+    /// tournament openings have gaps.
+    pub gaps: f64,
+}
+
+/// Whether `spec`'s game can start from random gap layouts.
+pub fn has_gap_layouts(spec: &GameSpec) -> bool {
+    spec.full_name() == "ataxx"
+}
+
+/// Random legal plies from `game`, redrawn (from the same start) while they
+/// end the game: [`draw_one`] for a start other than the game's own.
+fn random_plies_from(
+    spec: &GameSpec,
+    start: &str,
+    plies: u32,
+    rng: &mut Rng,
+) -> Result<Box<dyn AnyGame>, String> {
+    for _attempt in 0..200 {
+        let mut game = spec.from_text(start).map_err(|e| e.to_string())?;
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            let Some(mv) = rng.choose(&moves) else { break };
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        if game.outcome().is_none() {
+            return Ok(game);
+        }
+    }
+    Err(format!(
+        "could not find {plies} random plies from {start} after which the game goes on"
+    ))
 }
 
 /// One self-play game's training positions.
@@ -91,7 +124,14 @@ pub fn play_game(
 ) -> Result<GameSamples, String> {
     let seed = game_seed(config.seed, index);
     let mut rng = Rng::new(seed);
-    let mut game = draw_one(&config.spec, config.random_plies, &mut rng)?.build(&config.spec)?;
+    // No draw for runs without gaps: their games stay what they were.
+    let gapped = config.gaps > 0.0 && has_gap_layouts(&config.spec) && rng.unit() < config.gaps;
+    let mut game = if gapped {
+        let start = plateau_ataxx::gaps::random_gaps(&mut rng).to_text();
+        random_plies_from(&config.spec, &start, config.random_plies, &mut rng)?
+    } else {
+        draw_one(&config.spec, config.random_plies, &mut rng)?.build(&config.spec)?
+    };
     if !engine.restart(seed) {
         *engine = build_engine(config, seed)?;
     }

@@ -1,4 +1,6 @@
 //! Several data files into one, optionally shuffled: what a trainer reads.
+//! The merged file is of the newest version its game is written in (packed
+//! for the Ataxx family), whatever the versions of its inputs.
 
 use crate::data::{DataError, DataWriter, Header, Layout, Sample, read_all};
 use plateau_core::Rng;
@@ -73,10 +75,7 @@ pub fn merge(
             samples.swap(i, j);
         }
     }
-    let header = Header {
-        game: game.clone(),
-        layout: Layout::Mixed,
-    };
+    let header = Header::new(game.clone(), Layout::Mixed);
     let mut writer = DataWriter::create(output, &header)?;
     for block in samples.chunks(MERGED_BLOCK) {
         writer.write_block(block)?;
@@ -93,5 +92,65 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{GameResult, VERSION_PACKED, VERSION_TEXT};
+
+    /// Positions of a short virus game: `x3o/5/5/5/o3x x` and the drops
+    /// after it.
+    fn samples(first: u16) -> Vec<Sample> {
+        [
+            "x3o/5/5/5/o3x x",
+            "x3o/x4/5/5/o3x o",
+            "x3o/x4/5/o4/o3x x",
+            "xx2o/x4/5/o4/o3x o",
+            "xx2o/x4/5/o4/oo2x x",
+        ]
+        .iter()
+        .zip(first..)
+        .map(|(text, ply)| Sample {
+            position: text.to_string(),
+            score: 10 * ply as i16 - 20,
+            result: [GameResult::Loss, GameResult::Win][usize::from(ply % 2)],
+            ply,
+        })
+        .collect()
+    }
+
+    #[test]
+    fn text_and_packed_inputs_merge_into_a_packed_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (text, packed, merged) = (
+            dir.path().join("text.data"),
+            dir.path().join("packed.data"),
+            dir.path().join("merged.data"),
+        );
+        let old = Header {
+            version: VERSION_TEXT,
+            ..Header::new("virus/5x5", Layout::Games)
+        };
+        let mut writer = DataWriter::create(&text, &old).unwrap();
+        writer.write_block(&samples(0)).unwrap();
+        let new = Header::new("virus/5x5", Layout::Games);
+        assert_eq!(new.version, VERSION_PACKED);
+        let mut writer = DataWriter::create(&packed, &new).unwrap();
+        writer.write_block(&samples(10)).unwrap();
+        drop(writer);
+
+        let summary = merge(&[text.clone(), packed.clone()], &merged, None, false).unwrap();
+        assert_eq!(summary.samples, 10);
+        let (header, all) = read_all(&merged).unwrap();
+        assert_eq!(header.version, VERSION_PACKED);
+        assert_eq!(header.layout, Layout::Mixed);
+        let expected: Vec<Sample> = samples(0).into_iter().chain(samples(10)).collect();
+        assert_eq!(all, expected);
+        // Either order, the same samples; the same positions, once each.
+        merge(&[packed, text], &merged, None, true).unwrap();
+        let (_, all) = read_all(&merged).unwrap();
+        assert_eq!(all, samples(10));
     }
 }

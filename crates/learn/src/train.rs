@@ -2,8 +2,8 @@
 //! on the CPU with every core, then quantised for the search.
 //!
 //! The float network computes, for each side, `a = b1 + Σ W1[input]` over the
-//! inputs on from that side's view, clips it to `0..=1`, and outputs
-//! `y = w2 · [a_us, a_them] + b2`; `sigmoid(y)` is the side to move's expected
+//! inputs on from that side's view, clips it to `0..=1` (and squares it, with
+//! the squared activation), and outputs `y = w2 · [act(a_us), act(a_them)] + b2`; `sigmoid(y)` is the side to move's expected
 //! score. The target blends the search score, read through the same sigmoid
 //! (`sigmoid(score / scale)`), with the game's result:
 //! `λ·sigmoid(score/scale) + (1 − λ)·result`; the loss is the squared error.
@@ -13,7 +13,7 @@
 //! problem, and the sparse first layer is where all the time goes.
 
 use plateau_core::Rng;
-use plateau_core::net::{Network, QA, QB, WEIGHT_CLIP};
+use plateau_core::net::{Activation, Network, QA, QB, WEIGHT_CLIP};
 
 /// Training positions as network inputs, with their targets' parts.
 #[derive(Clone, Debug, Default)]
@@ -27,12 +27,22 @@ pub struct Encoded {
     scores: Vec<f32>,
     /// Results: 0, ½, 1.
     results: Vec<f32>,
+    /// Consecutive samples that are images of one position (its symmetries):
+    /// the validation split keeps them together.
+    images: usize,
 }
 
 impl Encoded {
     pub fn new() -> Encoded {
+        Encoded::with_images(1)
+    }
+
+    /// Samples pushed `images` at a time, each group the images of one
+    /// position under the board's symmetries.
+    pub fn with_images(images: usize) -> Encoded {
         Encoded {
             bounds: vec![0],
+            images: images.max(1),
             ..Encoded::default()
         }
     }
@@ -108,6 +118,7 @@ pub fn fit_scale(data: &Encoded) -> f32 {
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub hidden: usize,
+    pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f32,
@@ -125,6 +136,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             hidden: 128,
+            activation: Activation::Clipped,
             epochs: 20,
             batch: 16_384,
             learning_rate: 0.001,
@@ -142,6 +154,7 @@ impl Default for TrainConfig {
 pub struct FloatNet {
     pub inputs: usize,
     pub hidden: usize,
+    pub activation: Activation,
     pub scale: f32,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
@@ -150,11 +163,18 @@ pub struct FloatNet {
 }
 
 impl FloatNet {
-    fn new(inputs: usize, hidden: usize, scale: f32, rng: &mut Rng) -> FloatNet {
+    fn new(
+        inputs: usize,
+        hidden: usize,
+        activation: Activation,
+        scale: f32,
+        rng: &mut Rng,
+    ) -> FloatNet {
         let mut uniform = |range: f32| (rng.unit() as f32 * 2.0 - 1.0) * range;
         FloatNet {
             inputs,
             hidden,
+            activation,
             scale,
             w1: (0..inputs * hidden).map(|_| uniform(0.1)).collect(),
             b1: (0..hidden).map(|_| uniform(0.1)).collect(),
@@ -184,10 +204,11 @@ impl FloatNet {
 
     fn output(&self, us: &[f32], them: &[f32]) -> f32 {
         let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let activation = self.activation;
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter()
                 .zip(w)
-                .map(|(&a, &w)| a.clamp(0.0, 1.0) * w)
+                .map(|(&a, &w)| activate(activation, a) * w)
                 .sum()
         };
         dot(us, w_us) + dot(them, w_them) + self.b2
@@ -198,12 +219,14 @@ impl FloatNet {
         self.forward(us, them) * self.scale
     }
 
-    /// The integer network the search runs.
-    pub fn quantise(&self, game: &str, recipe: &str) -> Network {
+    /// The integer network the search runs, reading input set `input_set`.
+    pub fn quantise(&self, game: &str, input_set: &str, recipe: &str) -> Network {
         let q = |w: f32, scale: i32| (w * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network {
             game: game.to_string(),
             recipe: recipe.to_string(),
+            input_set: input_set.to_string(),
+            activation: self.activation,
             inputs: self.inputs,
             hidden: self.hidden,
             scale: self.scale,
@@ -212,6 +235,29 @@ impl FloatNet {
             output_weights: self.w2.iter().map(|&w| q(w, QB)).collect(),
             output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
         }
+    }
+}
+
+/// A hidden neuron's output for its sum `x`.
+#[inline]
+fn activate(activation: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::Clipped => c,
+        Activation::SquaredClipped => c * c,
+    }
+}
+
+/// The activation's slope at `x`: both pass a gradient only strictly inside
+/// `0..1`.
+#[inline]
+fn slope(activation: Activation, x: f32) -> f32 {
+    if x <= 0.0 || x >= 1.0 {
+        return 0.0;
+    }
+    match activation {
+        Activation::Clipped => 1.0,
+        Activation::SquaredClipped => 2.0 * x,
     }
 }
 
@@ -265,14 +311,23 @@ pub struct EpochReport {
     pub learning_rate: f32,
 }
 
-/// Which samples train and which validate: a seeded split.
-fn split(len: usize, validation: f32, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    let mut order: Vec<usize> = (0..len).collect();
+/// Which samples train and which validate: a seeded split of the positions,
+/// each with all its `images` (so that no image of a validation position is
+/// trained on).
+fn split(len: usize, images: usize, validation: f32, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let images = images.max(1);
+    let groups = len / images;
+    let mut order: Vec<usize> = (0..groups).collect();
     shuffle(&mut order, &mut Rng::new(seed ^ 0x7370_6c69_7400));
-    let held = ((len as f64 * f64::from(validation.clamp(0.0, 0.5))).round() as usize)
-        .min(len.saturating_sub(1));
-    let train = order.split_off(held);
-    (train, order)
+    let held = ((groups as f64 * f64::from(validation.clamp(0.0, 0.5))).round() as usize)
+        .min(groups.saturating_sub(1));
+    let expand = |groups: &[usize]| -> Vec<usize> {
+        groups
+            .iter()
+            .flat_map(|&g| g * images..(g + 1) * images)
+            .collect()
+    };
+    (expand(&order[held..]), expand(&order[..held]))
 }
 
 fn shuffle(items: &mut [usize], rng: &mut Rng) {
@@ -330,9 +385,8 @@ fn backprop(
             let g2 = &mut grad.w2[side * h..(side + 1) * h];
             for k in 0..h {
                 let x = acc[k];
-                g2[k] += dy * x.clamp(0.0, 1.0);
-                // The clipped ReLU passes a gradient only strictly inside 0..1.
-                d[k] = if x > 0.0 && x < 1.0 { dy * w2[k] } else { 0.0 };
+                g2[k] += dy * activate(net.activation, x);
+                d[k] = dy * w2[k] * slope(net.activation, x);
                 grad.b1[k] += d[k];
             }
             for &f in inputs {
@@ -436,10 +490,18 @@ pub fn train(
     if config.hidden == 0 || config.batch == 0 || config.epochs == 0 {
         return Err("hidden size, batch and epochs must be at least 1".into());
     }
+    if !data.len().is_multiple_of(data.images) {
+        return Err(format!(
+            "{} samples do not make whole groups of {} images",
+            data.len(),
+            data.images
+        ));
+    }
     let scale = config.scale.unwrap_or_else(|| fit_scale(data));
     let mut rng = Rng::new(config.seed);
-    let mut net = FloatNet::new(inputs, config.hidden, scale, &mut rng);
-    let (mut train_set, validation) = split(data.len(), config.validation, config.seed);
+    let mut net = FloatNet::new(inputs, config.hidden, config.activation, scale, &mut rng);
+    let (mut train_set, validation) =
+        split(data.len(), data.images, config.validation, config.seed);
     let threads = config.threads.max(1);
     let h = config.hidden;
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(inputs, h)).collect();
@@ -564,20 +626,67 @@ mod tests {
     }
 
     #[test]
+    fn the_squared_activation_learns_too() {
+        let data = toy_data(4000, 1);
+        let config = TrainConfig {
+            hidden: 16,
+            epochs: 8,
+            batch: 128,
+            learning_rate: 0.01,
+            activation: Activation::SquaredClipped,
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let mut losses = Vec::new();
+        let net = train(&data, 40, &config, |r| losses.push(r.validation_loss)).unwrap();
+        assert!(losses[7] < losses[0] * 0.7, "validation losses {losses:?}");
+        let good = net.evaluate(&[1, 2, 3], &[30, 31, 32]);
+        let bad = net.evaluate(&[30, 31, 32], &[1, 2, 3]);
+        assert!(good > bad + 50.0, "{good} vs {bad}");
+    }
+
+    #[test]
+    fn the_split_keeps_a_positions_images_together() {
+        let (train_set, validation) = split(800, 8, 0.1, 3);
+        assert_eq!(train_set.len() + validation.len(), 800);
+        assert_eq!(validation.len(), 80);
+        let groups = |list: &[usize]| {
+            let mut g: Vec<usize> = list.iter().map(|i| i / 8).collect();
+            g.sort_unstable();
+            g.dedup();
+            g
+        };
+        let (a, b) = (groups(&train_set), groups(&validation));
+        assert_eq!(b.len(), 10);
+        assert!(a.iter().all(|g| !b.contains(g)), "a position on both sides");
+        // Samples that do not make whole groups are refused.
+        let mut data = Encoded::with_images(8);
+        data.push(&[1], &[2], 0.0, 0.5);
+        assert!(train(&data, 40, &TrainConfig::default(), |_| {}).is_err());
+    }
+
+    #[test]
     fn the_quantised_network_agrees_with_the_float_one() {
+        for activation in [Activation::Clipped, Activation::SquaredClipped] {
+            quantised_agrees(activation);
+        }
+    }
+
+    fn quantised_agrees(activation: Activation) {
         let data = toy_data(3000, 3);
         let config = TrainConfig {
             hidden: 32,
             epochs: 4,
             batch: 128,
             learning_rate: 0.01,
+            activation,
             // A scale like real games': the output's rounding to whole
             // units is then negligible.
             scale: Some(400.0),
             ..TrainConfig::default()
         };
         let net = train(&data, 40, &config, |_| {}).unwrap();
-        let quantised = net.quantise("toy", "test");
+        let quantised = net.quantise("toy", "toys", "test");
         let (mut worst, mut total) = (0f32, 0f32);
         for i in 0..200 {
             let (us, them) = data.sides(i);
@@ -604,7 +713,7 @@ mod tests {
         // (at Ataxx's fitted scale of about 480 units a logit: 7 and 29
         // units, where 100 is a stone; measured: 0.008 and 0.024).
         let mean = total / 200.0;
-        eprintln!("quantisation error: mean {mean:.4}, worst {worst:.4} logits");
+        eprintln!("quantisation error ({activation:?}): mean {mean:.4}, worst {worst:.4} logits");
         assert!(mean <= 0.015 && worst <= 0.06, "mean {mean}, worst {worst}");
         let bytes = quantised.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), quantised);
@@ -621,7 +730,8 @@ mod tests {
 
     #[test]
     fn bad_network_files_are_refused_without_panicking() {
-        let net = FloatNet::new(10, 4, 100.0, &mut Rng::new(1)).quantise("toy", "r");
+        let net = FloatNet::new(10, 4, Activation::SquaredClipped, 100.0, &mut Rng::new(1))
+            .quantise("toy", "toys", "r");
         let bytes = net.to_bytes();
         assert!(Network::from_bytes(b"hello").is_err());
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
@@ -634,7 +744,8 @@ mod tests {
                 .contains("follow")
         );
         // Output weights that could overflow the 32-bit output sum.
-        let mut huge = FloatNet::new(10, 256, 100.0, &mut Rng::new(2)).quantise("toy", "r");
+        let mut huge = FloatNet::new(10, 256, Activation::Clipped, 100.0, &mut Rng::new(2))
+            .quantise("toy", "toys", "r");
         huge.output_weights.fill(i16::MAX);
         let err = Network::from_bytes(&huge.to_bytes()).unwrap_err();
         assert!(err.0.contains("too large"), "{err}");
@@ -648,5 +759,36 @@ mod tests {
             damaged.truncate(rng.below(damaged.len() as u64 + 1) as usize + 8);
             let _ = Network::from_bytes(&damaged);
         }
+        // An unknown activation is named.
+        let mut other = bytes.clone();
+        // Magic, then game "toy", recipe "r", input set "toys", each after its
+        // length: the activation's code follows.
+        let at = 8 + (4 + 3) + (4 + 1) + (4 + 4);
+        assert_eq!(other[at..at + 4], 1u32.to_le_bytes());
+        other[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
+        let err = Network::from_bytes(&other).unwrap_err();
+        assert!(err.0.contains("activation 7"), "{err}");
+    }
+
+    #[test]
+    fn version_1_network_files_still_read_and_write_back_the_same() {
+        let named = FloatNet::new(10, 4, Activation::Clipped, 100.0, &mut Rng::new(1))
+            .quantise("toy", "toys", "r");
+        let v2 = named.to_bytes();
+        assert_eq!(&v2[..8], b"PLATNET2");
+        // Version 1: no input set name nor activation after the recipe.
+        let mut v1 = b"PLATNET1".to_vec();
+        for text in ["toy", "r"] {
+            v1.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            v1.extend_from_slice(text.as_bytes());
+        }
+        let sizes = 8 + (4 + 3) + (4 + 1) + (4 + 4) + 4;
+        v1.extend_from_slice(&v2[sizes..]);
+        let read = Network::from_bytes(&v1).unwrap();
+        assert_eq!(read.activation, Activation::Clipped);
+        assert_eq!(read.input_set, "");
+        assert_eq!(read.input_weights, named.input_weights);
+        // Written back as version 1, byte for byte: its hash stays its name.
+        assert_eq!(read.to_bytes(), v1);
     }
 }

@@ -19,14 +19,12 @@ fn config(game: &str, games: u64, threads: usize, seed: u64) -> DatagenConfig {
         seed,
         random_plies: spec.info.opening_plies + 4,
         max_plies: 300,
+        gaps: 0.0,
     }
 }
 
 fn generate(path: &Path, config: &DatagenConfig) {
-    let header = Header {
-        game: config.spec.full_name(),
-        layout: Layout::Games,
-    };
+    let header = Header::new(config.spec.full_name(), Layout::Games);
     let mut writer = if path.exists() {
         DataWriter::append(path, &header.game).unwrap().0
     } else {
@@ -147,4 +145,66 @@ fn merging_shuffles_deduplicates_and_refuses_mixed_games() {
     );
     // The refused merge left the input whole.
     assert_eq!(DataReader::open(&a).unwrap().header().game, "virus/5x5");
+}
+
+#[test]
+fn packed_files_give_back_the_positions_self_play_wrote() {
+    // Full Ataxx's move number is read back from the ply: it must be the
+    // one the game had.
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["ataxx", "virus/5x5", "virus/7x7"] {
+        let config = config(game, 1, 1, 8);
+        let mut engine = build_engine(&config, 1).unwrap();
+        let played = play_game(&config, &mut engine, 0).unwrap();
+        let path = dir.path().join("packed.data");
+        let header = Header::new(config.spec.full_name(), Layout::Games);
+        assert_eq!(
+            header.version,
+            plateau_learn::data::VERSION_PACKED,
+            "{game}"
+        );
+        let mut writer = DataWriter::create(&path, &header).unwrap();
+        writer.write_block(&played.samples).unwrap();
+        drop(writer);
+        let (_, read) = read_all(&path).unwrap();
+        assert_eq!(read, played.samples, "{game}");
+    }
+}
+
+#[test]
+fn gapped_games_start_from_gap_layouts_and_others_do_not() {
+    let gapped = DatagenConfig {
+        gaps: 1.0,
+        ..config("ataxx", 4, 1, 5)
+    };
+    let plain = config("ataxx", 4, 1, 5);
+    let has_gaps = |text: &str| text.split_whitespace().next().unwrap().contains('-');
+    let mut kept = 0;
+    for index in 0..4 {
+        let mut engine = build_engine(&gapped, 1).unwrap();
+        // A random opening among gaps may lose a side all its stones at
+        // once: such a game keeps no position, but no other kind.
+        let game = play_game(&gapped, &mut engine, index).unwrap();
+        kept += game.samples.len();
+        for sample in &game.samples {
+            assert!(has_gaps(&sample.position), "game {index}: {sample:?}");
+        }
+        let game = play_game(&plain, &mut engine, index).unwrap();
+        assert!(game.samples.iter().all(|s| !has_gaps(&s.position)));
+    }
+    assert!(kept > 20, "{kept} positions kept");
+    // About the share asked for.
+    let half = DatagenConfig {
+        gaps: 0.5,
+        ..config("ataxx", 40, 1, 6)
+    };
+    let mut engine = build_engine(&half, 1).unwrap();
+    let with_gaps = (0..40)
+        .filter(|&i| {
+            let game = play_game(&half, &mut engine, i).unwrap();
+            game.samples.first().is_some_and(|s| has_gaps(&s.position))
+        })
+        .count();
+    assert!((8..=32).contains(&with_gaps), "{with_gaps} of 40");
+    assert!(!datagen::has_gap_layouts(&config("virus", 1, 1, 1).spec));
 }

@@ -3,7 +3,8 @@ use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use plateau_games::{available_threads, parse_threads};
-use plateau_learn::data::{Contents, scan};
+use plateau_learn::data::{Contents, VERSION_PACKED, scan};
+use plateau_learn::datagen::has_gap_layouts;
 use plateau_learn::{DataWriter, DatagenConfig, Header, Layout, datagen, merge};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -58,6 +59,11 @@ pub struct DatagenArgs {
     /// A game still going after this many plies is scored a draw.
     #[arg(long, default_value_t = 600)]
     max_plies: u32,
+    /// Share of the games (0 to 1) that start from a random layout of gaps
+    /// (Ataxx only: 1 to 4 groups of blocked cells, mirrored as in
+    /// tournament openings), so that networks learn positions with gaps.
+    #[arg(long, default_value_t = 0.0)]
+    gaps: f64,
 }
 
 pub fn run(args: DatagenArgs) -> Result<()> {
@@ -71,6 +77,18 @@ pub fn run(args: DatagenArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if !(0.0..=1.0).contains(&args.gaps) {
+        bail!(
+            "--gaps is a share of the games, from 0 to 1, not {}",
+            args.gaps
+        );
+    }
+    if args.gaps > 0.0 && !has_gap_layouts(&spec) {
+        bail!(
+            "--gaps: {} has no gap layouts (only ataxx has blocked cells)",
+            spec.full_name()
+        );
+    }
     let config = DatagenConfig {
         spec,
         engine,
@@ -80,6 +98,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         seed: args.seed,
         random_plies: args.random_plies.unwrap_or(spec.info.opening_plies + 4),
         max_plies: args.max_plies,
+        gaps: args.gaps,
     };
     let game = spec.full_name();
     let mut writer = if args.out.exists() {
@@ -106,10 +125,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         );
         writer
     } else {
-        let header = Header {
-            game: game.clone(),
-            layout: Layout::Games,
-        };
+        let header = Header::new(game.clone(), Layout::Games);
         DataWriter::create(&args.out, &header)
             .with_context(|| format!("cannot create {}", args.out.display()))?
     };
@@ -122,8 +138,13 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         );
         return Ok(());
     }
+    let gaps = if config.gaps > 0.0 {
+        format!(", {:.0}% from random gap layouts", config.gaps * 100.0)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{game}: {} games at {} nodes a move with {}, {} at a time, {} random plies",
+        "{game}: {} games at {} nodes a move with {}, {} at a time, {} random plies{gaps}",
         config.games - already,
         config.nodes,
         config.engine.name(),
@@ -168,7 +189,10 @@ pub fn run(args: DatagenArgs) -> Result<()> {
 const DATA_HELP: &str =
     "Training-data files are written by `plateau datagen`. `info` counts what files
 hold; `merge` joins several files of one game into one, optionally shuffled
-(what a trainer should read) and with repeated positions dropped.
+(what a trainer should read) and with repeated positions dropped. Files of the
+Ataxx family are written in format version 2 (packed positions, about 18 bytes
+a position), those of the other games in version 1 (position text); both read
+everywhere, and merge writes the newest version of the game.
 
 Examples:
   plateau data info ataxx-1.data
@@ -258,18 +282,24 @@ fn describe(path: &Path, contents: &Contents) -> Result<String> {
     };
     let per_position = if contents.samples > 0 {
         format!(
-            ", {:.0} bytes a position",
+            ", {:.1} bytes a position",
             size as f64 / contents.samples as f64
         )
     } else {
         String::new()
     };
+    let encoding = if contents.header.version == VERSION_PACKED {
+        "packed"
+    } else {
+        "position text"
+    };
     let mut line = format!(
         "{}: {}, {blocks}, {} positions (side to move: {wins} won, {draws} drawn, \
-         {losses} lost), {size} bytes{per_position}",
+         {losses} lost), {size} bytes{per_position}, format version {} ({encoding})",
         path.display(),
         contents.header.game,
-        contents.samples
+        contents.samples,
+        contents.header.version,
     );
     if contents.cut_short > 0 {
         line += &format!(

@@ -2,7 +2,9 @@ use crate::progress::clock;
 use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use plateau_games::{available_threads, parse_threads};
+use plateau_core::Rng;
+use plateau_core::net::Activation;
+use plateau_games::{Encoding, available_threads, parse_threads};
 use plateau_learn::DataReader;
 use plateau_learn::train::{Encoded, TrainConfig, train};
 use std::path::PathBuf;
@@ -18,8 +20,15 @@ results unless --scale is given) with the game's result (--lambda: the score's
 share). The network is written quantised, ready for `--engine master,net=FILE`.
 docs/learning.md has the details and the recipes of the shipped networks.
 
+Where the board has symmetries that keep the rules (the eight turns and
+reflections of Ataxx and virus boards), each position is also trained on in
+its images (--symmetries: how many, 1 for none); the validation set holds
+whole positions with all their images.
+
 Example:
-  plateau train ataxx --data ataxx-1.data --data ataxx-2.data --out ataxx.net";
+  plateau train ataxx --data ataxx-1.data --data ataxx-2.data --out ataxx.net
+  plateau train ataxx --data ataxx-1.data --inputs blocks --activation screlu \
+      --hidden 256 --symmetries 8 --out ataxx-blocks.net";
 
 /// Train a network evaluation on self-play data.
 #[derive(Args)]
@@ -36,6 +45,19 @@ pub struct TrainArgs {
     /// Hidden neurons per side.
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// The game's input set (default: its first; `plateau train GAME --inputs
+    /// help` lists them).
+    #[arg(long)]
+    inputs: Option<String>,
+    /// The hidden layer's activation: crelu (clipped ReLU) or screlu
+    /// (squared clipped ReLU).
+    #[arg(long, default_value = "crelu")]
+    activation: String,
+    /// Images of each position to train on, among the board's symmetries
+    /// (default: all the game has; 1: the position alone). Memory and time
+    /// per epoch grow with it.
+    #[arg(long)]
+    symmetries: Option<usize>,
     #[arg(long, default_value_t = 20)]
     epochs: usize,
     /// Positions per optimiser step.
@@ -88,9 +110,38 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
+    let names: Vec<&str> = support.sets.iter().map(|set| set.name).collect();
+    let set = match &args.inputs {
+        None => 0,
+        Some(name) => support
+            .sets
+            .iter()
+            .position(|set| set.name == name)
+            .with_context(|| {
+                format!(
+                    "{game} has no input set {name:?}; its sets are {}",
+                    names.join(", ")
+                )
+            })?,
+    };
+    let inputs = support.sets[set].inputs;
+    let activation = Activation::from_name(&args.activation).with_context(|| {
+        format!(
+            "--activation {:?}: the activations are crelu and screlu",
+            args.activation
+        )
+    })?;
+    let images = args.symmetries.unwrap_or(support.symmetries);
+    if !(1..=support.symmetries).contains(&images) {
+        bail!(
+            "--symmetries {images}: {game} has {} (1 trains on the positions alone)",
+            support.symmetries
+        );
+    }
     let started = Instant::now();
-    let mut encoded = Encoded::new();
+    let mut encoded = Encoded::with_images(images);
     let (mut us, mut them) = (Vec::new(), Vec::new());
+    let mut rng = Rng::new(args.seed ^ 0x5359_4d4d);
     for path in &args.data {
         let mut reader = DataReader::open(path)?;
         if reader.header().game != game {
@@ -102,20 +153,32 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         while let Some(block) = reader.next_block()? {
             for sample in block {
-                (support.features)(&spec, &sample.position, &mut us, &mut them).map_err(|err| {
-                    anyhow::anyhow!("{}: position {:?}: {err}", path.display(), sample.position)
-                })?;
-                encoded.push(&us, &them, f32::from(sample.score), sample.result.score());
+                for symmetry in chosen_symmetries(support.symmetries, images, &mut rng) {
+                    let encoding = Encoding { set, symmetry };
+                    (support.features)(&spec, encoding, &sample.position, &mut us, &mut them)
+                        .map_err(|err| {
+                            anyhow::anyhow!(
+                                "{}: position {:?}: {err}",
+                                path.display(),
+                                sample.position
+                            )
+                        })?;
+                    encoded.push(&us, &them, f32::from(sample.score), sample.result.score());
+                }
             }
         }
     }
     eprintln!(
-        "{} positions of {game} read in {}",
+        "{} positions of {game} read in {} ({} samples: {images} image{} each; inputs {}, {inputs})",
+        encoded.len() / images,
+        clock(started.elapsed().as_secs_f64()),
         encoded.len(),
-        clock(started.elapsed().as_secs_f64())
+        if images == 1 { "" } else { "s" },
+        names[set]
     );
     let config = TrainConfig {
         hidden: args.hidden,
+        activation,
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.lr,
@@ -126,7 +189,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         threads: args.threads.unwrap_or_else(available_threads),
     };
     let training = Instant::now();
-    let net = train(&encoded, support.inputs, &config, |report| {
+    let net = train(&encoded, inputs, &config, |report| {
         eprintln!(
             "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, lr {:.6}, {}",
             report.epoch,
@@ -140,9 +203,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
     .map_err(anyhow::Error::msg)?;
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let recipe = format!(
-        "plateau train {game} --data {} --hidden {} --epochs {} --batch {} --lr {} --lambda {} \
-         --validation {} --scale {} --seed {} --threads {} ({} positions)",
+        "plateau train {game} --data {} --inputs {} --activation {} --symmetries {images} \
+         --hidden {} --epochs {} --batch {} --lr {} --lambda {} --validation {} --scale {} \
+         --seed {} --threads {} ({} positions)",
         data_names.join(" --data "),
+        names[set],
+        activation.name(),
         args.hidden,
         args.epochs,
         args.batch,
@@ -152,23 +218,67 @@ pub fn run(args: TrainArgs) -> Result<()> {
         net.scale,
         args.seed,
         config.threads,
-        encoded.len()
+        encoded.len() / images
     );
     let recipe = match &args.note {
         Some(note) => format!("{note}; {recipe}"),
         None => recipe,
     };
-    let quantised = net.quantise(&game, &recipe);
+    let quantised = net.quantise(&game, names[set], &recipe);
     std::fs::write(&args.out, quantised.to_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
-        "{}: {game} network {}x{} (scale {:.1}), hash {:016x}, trained in {}",
+        "{}: {game} network {} {}x{} {} (scale {:.1}), hash {:016x}, trained in {}",
         args.out.display(),
-        support.inputs,
+        names[set],
+        inputs,
         args.hidden,
+        activation.name(),
         net.scale,
         quantised.content_hash(),
         clock(training.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// The symmetries to train a position on: all of them when `images` is
+/// their number; otherwise the position itself and `images - 1` others drawn
+/// at random (different ones for each position).
+fn chosen_symmetries(all: usize, images: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut chosen: Vec<usize> = (0..all).collect();
+    for i in 1..images.min(all) {
+        let j = i + rng.below((all - i) as u64) as usize;
+        chosen.swap(i, j);
+    }
+    chosen.truncate(images.min(all));
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chosen_symmetries_start_with_the_position_and_never_repeat() {
+        let mut rng = Rng::new(1);
+        assert_eq!(
+            chosen_symmetries(8, 8, &mut rng),
+            (0..8).collect::<Vec<_>>()
+        );
+        assert_eq!(chosen_symmetries(1, 1, &mut rng), vec![0]);
+        let mut seen = [0; 8];
+        for _ in 0..400 {
+            let mut chosen = chosen_symmetries(8, 3, &mut rng);
+            assert_eq!(chosen.len(), 3);
+            assert_eq!(chosen[0], 0);
+            for &s in &chosen[1..] {
+                seen[s] += 1;
+            }
+            chosen.sort_unstable();
+            chosen.dedup();
+            assert_eq!(chosen.len(), 3);
+        }
+        // Every other image is drawn.
+        assert!(seen[1..].iter().all(|&n| n > 50), "{seen:?}");
+    }
 }
