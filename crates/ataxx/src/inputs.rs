@@ -220,11 +220,11 @@ mod tests {
         let list = features(&game, Side::White);
         assert_eq!(list.len(), 36);
         assert!(list.iter().all(|&f| f < BLOCK_GAPS));
-        // a1 holds Black's stone (o) at the start: from White's view, the
-        // block a1-b2 has an opposing stone in its first cell (digit 2).
-        assert!(list.contains(&2));
-        // From Black's view the same cell is its own: digit 1.
-        assert!(features(&game, Side::Black).contains(&1));
+        // a1 holds White's stone (o) at the start: from White's view, the
+        // block a1-b2 (block 0) has an own stone in its first cell (digit 1).
+        assert!(list.contains(&1));
+        // From Black's view the same cell is an opposing stone: digit 2.
+        assert!(features(&game, Side::Black).contains(&2));
     }
 
     #[test]

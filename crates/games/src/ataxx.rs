@@ -398,10 +398,12 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 };
 
 embedded_network! {
-    /// The network `master` plays in Ataxx: 192 inputs, 128 hidden, trained on
-    /// 2.5 M positions of self-play (docs/learning.md has the commands and the
-    /// matches that made it the default).
-    fn ataxx_network = "ataxx-192x128-8556132dbeb2e986.net"
+    /// The network `master` plays in Ataxx: the `blocks` inputs (2x2
+    /// patterns), 128 hidden per side, SCReLU, trained on 4.0 M positions of
+    /// the previous network's self-play in their eight images
+    /// (docs/learning.md has the commands and the matches that made it the
+    /// default).
+    fn ataxx_network = "ataxx-blocks-4033x128-a53ccab3183896f4.net"
 }
 
 embedded_network! {
@@ -417,7 +419,13 @@ mod tests {
     fn the_embedded_networks_are_the_named_ones() {
         let inputs = plateau_ataxx::inputs::INPUTS;
         let ataxx = super::ataxx_network();
-        crate::tests::check_embedded_network(&ataxx, "ataxx", inputs, 128, "8556132dbeb2e986");
+        let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
+        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "a53ccab3183896f4");
+        assert_eq!(ataxx.input_set, "blocks");
+        assert_eq!(
+            ataxx.activation,
+            plateau_core::net::Activation::SquaredClipped
+        );
         let virus = super::virus_network();
         crate::tests::check_embedded_network(&virus, "virus/7x7", inputs, 128, "29c2848f4dc2574a");
     }

@@ -246,6 +246,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
 /// at random (different ones for each position).
 fn chosen_symmetries(all: usize, images: usize, rng: &mut Rng) -> Vec<usize> {
     let mut chosen: Vec<usize> = (0..all).collect();
+    if images >= all {
+        return chosen;
+    }
     for i in 1..images.min(all) {
         let j = i + rng.below((all - i) as u64) as usize;
         chosen.swap(i, j);
