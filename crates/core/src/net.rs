@@ -202,7 +202,7 @@ pub struct Network {
 
 /// Largest sizes a network file may declare.
 const MAX_INPUTS: usize = 1 << 16;
-const MAX_HIDDEN: usize = 4096;
+pub const MAX_HIDDEN: usize = 4096;
 
 struct Cursor<'a> {
     bytes: &'a [u8],
@@ -257,6 +257,13 @@ impl Network {
         let recipe = cursor.text("recipe")?;
         let (input_set, activation) = if version2 {
             let input_set = cursor.text("input set name")?;
+            // An empty name is version 1's "the first set": written back as
+            // version 1, the file would change under its hash.
+            if input_set.is_empty() {
+                return Err(NetError(
+                    "a version 2 network must name its input set".into(),
+                ));
+            }
             let code = cursor.u32("activation")?;
             let activation = [Activation::Clipped, Activation::SquaredClipped]
                 .into_iter()

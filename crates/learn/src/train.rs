@@ -13,7 +13,7 @@
 //! problem, and the sparse first layer is where all the time goes.
 
 use plateau_core::Rng;
-use plateau_core::net::{Activation, Network, QA, QB, WEIGHT_CLIP};
+use plateau_core::net::{Activation, MAX_HIDDEN, Network, QA, QB, WEIGHT_CLIP};
 
 /// Training positions as network inputs, with their targets' parts.
 #[derive(Clone, Debug, Default)]
@@ -490,6 +490,12 @@ pub fn train(
     if config.hidden == 0 || config.batch == 0 || config.epochs == 0 {
         return Err("hidden size, batch and epochs must be at least 1".into());
     }
+    if config.hidden > MAX_HIDDEN {
+        return Err(format!(
+            "a hidden layer of {} is more than a network file holds ({MAX_HIDDEN})",
+            config.hidden
+        ));
+    }
     if !data.len().is_multiple_of(data.images) {
         return Err(format!(
             "{} samples do not make whole groups of {} images",
@@ -768,6 +774,18 @@ mod tests {
         other[at..at + 4].copy_from_slice(&7u32.to_le_bytes());
         let err = Network::from_bytes(&other).unwrap_err();
         assert!(err.0.contains("activation 7"), "{err}");
+        // A version 2 file without an input set name is refused.
+        let unnamed = FloatNet::new(10, 4, Activation::SquaredClipped, 100.0, &mut Rng::new(1))
+            .quantise("toy", "", "r");
+        let err = Network::from_bytes(&unnamed.to_bytes()).unwrap_err();
+        assert!(err.0.contains("must name its input set"), "{err}");
+        // Nor is a hidden layer larger than a file holds trained.
+        let config = TrainConfig {
+            hidden: MAX_HIDDEN + 1,
+            ..TrainConfig::default()
+        };
+        let err = train(&toy_data(10, 1), 40, &config, |_| {}).unwrap_err();
+        assert!(err.contains("more than a network file holds"), "{err}");
     }
 
     #[test]
