@@ -413,20 +413,7 @@ impl Network {
     /// Sets `acc` to the hidden layer's sums for `perspective`, from scratch,
     /// reading input set `set`.
     pub fn refresh<G: NetInputs>(&self, game: &G, set: usize, perspective: Side, acc: &mut [i16]) {
-        let mut features = [0u16; MAX_REFRESH];
-        let mut count = 0;
-        let mut overflow = false;
-        game.active_features(set, perspective, &mut |feature| {
-            if count < MAX_REFRESH {
-                features[count] = feature as u16;
-                count += 1;
-            } else {
-                overflow = true;
-            }
-        });
-        if overflow {
-            // More inputs than the buffer holds: row by row (never in the
-            // games' sets, which have at most 113 on).
+        with_avx2!({
             acc.copy_from_slice(&self.input_bias);
             game.active_features(set, perspective, &mut |feature| {
                 add_rows(
@@ -437,9 +424,7 @@ impl Network {
                     &[],
                 );
             });
-            return;
-        }
-        self.update(&self.input_bias, acc, &features[..count], &[]);
+        })
     }
 
     /// `to = from` with the rows of `removed` taken off and `added` put on.
@@ -492,9 +477,6 @@ const OUTPUT_CHUNK: usize = 128;
 /// `activation × weight` must fit an `i16` (255 × 128 does), which lets the
 /// output multiply pairs of 16-bit numbers (one instruction for 8 or 16).
 const SQUARED_WEIGHT_LIMIT: u16 = 128;
-
-/// Inputs [`Network::refresh`] gathers before adding their rows at once.
-const MAX_REFRESH: usize = 256;
 
 /// Evaluates `$body` in a copy of the code compiled for AVX2 where the
 /// processor has it (16 lanes of `i16` instead of SSE2's 8), portably
