@@ -109,6 +109,25 @@ fn field(json: &str, name: &str) -> String {
         .to_string()
 }
 
+/// A friend room made with `body` (White's seat taken), joined, and Black's
+/// `first` move played: (code, White's token, Black's token).
+fn first_move(server: &Server, body: &str, first: &str) -> (String, String, String) {
+    let (status, created) = server.request("POST", "/api/rooms", body);
+    assert_eq!(status, 201, "{created}");
+    let code = field(&created, "code");
+    let white = field(&created, "token");
+    let (status, joined) = server.request("POST", &format!("/api/rooms/{code}/join"), "{}");
+    assert_eq!(status, 200, "{joined}");
+    let black = field(&joined, "token");
+    let (status, played) = server.request(
+        "POST",
+        &format!("/api/rooms/{code}/moves"),
+        &format!(r#"{{"token":"{black}","version":2,"move":"{first}"}}"#),
+    );
+    assert_eq!(status, 200, "{played}");
+    (code, white, black)
+}
+
 #[test]
 fn kill_9_loses_no_acknowledged_move() {
     let dir = std::env::temp_dir().join(format!("plateau-kill9-{}", std::process::id()));
@@ -116,23 +135,12 @@ fn kill_9_loses_no_acknowledged_move() {
     let db = dir.join("plateau.db");
 
     let server = Server::start(&db);
-    let (status, created) = server.request(
-        "POST",
-        "/api/rooms",
+    // Escampe: Black places first.
+    let (code, white, _) = first_move(
+        &server,
         r#"{"game":"escampe","seat":"white","opponent":"friend"}"#,
+        "C6/A6/B5/D5/E6/F5",
     );
-    assert_eq!(status, 201, "{created}");
-    let code = field(&created, "code");
-    let white = field(&created, "token");
-    let (status, joined) = server.request("POST", &format!("/api/rooms/{code}/join"), "{}");
-    assert_eq!(status, 200, "{joined}");
-    let black = field(&joined, "token");
-    let (status, body) = server.request(
-        "POST",
-        &format!("/api/rooms/{code}/moves"),
-        &format!(r#"{{"token":"{black}","version":2,"move":"C6/A6/B5/D5/E6/F5"}}"#),
-    );
-    assert_eq!(status, 200, "{body}");
     // Acknowledged: now kill it without warning.
     server.kill();
 
@@ -151,6 +159,42 @@ fn kill_9_loses_no_acknowledged_move() {
         &format!(r#"{{"token":"{white}","version":3,"move":"B2/A1/B1/C2/E2/F2"}}"#),
     );
     assert_eq!(status, 200, "{body}");
+    server.kill();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_downtime_after_kill_9_is_not_charged_to_the_clock() {
+    let dir = std::env::temp_dir().join(format!("plateau-downtime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("plateau.db");
+    let server = Server::start(&db);
+    // Ataxx: Black moves first.
+    let (code, _, _) = first_move(
+        &server,
+        r#"{"game":"ataxx","seat":"white","opponent":"friend","clock":{"initial_s":60}}"#,
+        "b6",
+    );
+    // White's clock runs; a heartbeat or two go by, then the server dies
+    // and stays down for 5 s.
+    std::thread::sleep(Duration::from_millis(1500));
+    server.kill();
+    std::thread::sleep(Duration::from_secs(5));
+    let server = Server::start(&db);
+    let (status, state) = server.request("GET", &format!("/api/rooms/{code}"), "");
+    assert_eq!(status, 200, "{state}");
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let white_ms = state["clock"]["white_ms"].as_i64().unwrap();
+    // Charged: at most the 1.5 s the server was up (from the last
+    // heartbeat on, the time is credited), not the 5 s it was down
+    // (without the credit: 53.5 s at most).
+    assert!(
+        (57_000..=60_000).contains(&white_ms),
+        "white has {white_ms} ms: {state}"
+    );
+    assert_eq!(state["clock"]["running"], "white");
+    let log = state["log"].to_string();
+    assert!(log.contains("the server was down for"), "{log}");
     server.kill();
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -347,7 +391,24 @@ fn copy_rooms_moves_a_site_from_sqlite_to_postgresql() {
     let new = Server::start_with(&url, &[]);
     let (status, after) = new.request("GET", &format!("/api/rooms/{code}"), "");
     assert_eq!(status, 200, "{after}");
-    assert_eq!(settled(&after), settled(&before));
+    // The move took time: it is credited to the running clock (the last
+    // heartbeat came along), with a line in the room's history and a
+    // version more.
+    let mut moved = settled(&after);
+    let log = moved["log"].as_array_mut().unwrap();
+    let before_len = log.len();
+    log.retain(|line| {
+        !line
+            .as_str()
+            .unwrap()
+            .starts_with("the server was down for")
+    });
+    let credited = before_len - log.len();
+    assert!(credited <= 1, "{after}");
+    moved["version"] = (moved["version"].as_u64().unwrap() - credited as u64).into();
+    assert_eq!(moved, settled(&before));
+    assert!(!after.contains("without knowing"), "{after}");
+    let version = field(&after, "version");
     let (_, waiting_after) = new.request("GET", &format!("/api/rooms/{waiting}"), "");
     assert_eq!(settled(&waiting_after), settled(&waiting_before));
     // The history replays, and the same tokens hold the same seats.
@@ -375,7 +436,7 @@ fn copy_rooms_moves_a_site_from_sqlite_to_postgresql() {
     let (status, body) = new.request(
         "POST",
         &format!("/api/rooms/{code}/draw"),
-        &format!(r#"{{"token":"{white}","version":4,"action":"accept"}}"#),
+        &format!(r#"{{"token":"{white}","version":{version},"action":"accept"}}"#),
     );
     assert_eq!(status, 200, "{body}");
     assert!(body.contains(r#""status":"finished""#), "{body}");

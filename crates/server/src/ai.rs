@@ -2,20 +2,24 @@
 //! many rooms thinking at once never starve the HTTP side.
 //!
 //! A move the AI owes is a job row, written in the same transaction as the
-//! change that made it due. Each instance's worker claims jobs with a lease
-//! (the longest-waiting first, addresses with the fewest searches running
-//! first), searches, and commits the move only if the room is still at the
-//! job's version; the commit drops the job. A failed move is given back and
-//! retried; a claim whose instance died is taken again when its lease runs
-//! out.
+//! change that made it due. Jobs wait in two lanes, each with threads of its
+//! own: the cheap levels (beginner, medium) never wait behind the long
+//! searches of the others. Each instance's worker per lane claims jobs with a
+//! lease (round robin between addresses, the longest-waiting first),
+//! searches, and commits the move only if the room is still at the job's
+//! version; the commit drops the job. While many moves wait, each search gets
+//! a share of its time, and one already running is cut short when the line
+//! grows. A failed move is given back and retried; a claim whose instance
+//! died is taken again when its lease runs out.
 
 use crate::app::AppState;
 use crate::clock::now_ms;
 use crate::error::ApiError;
 use crate::room::AiShown;
-use crate::storage::AiJob;
+use crate::storage::{AiJob, Lane};
 use plateau_games::{EngineChoice, Level, Limits, Profile, Tweaks};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Transposition table of an AI move: small, since many may run at once.
@@ -49,22 +53,29 @@ pub(crate) fn lease(cap: Duration) -> Duration {
     cap * 2 + Duration::from_secs(3)
 }
 
-/// The AI's time cap for a move claimed while `waiting` others wait for one
-/// of `threads` threads: shared out, so a long line moves on.
-pub(crate) fn shrunk_cap(cap: Duration, threads: usize, waiting: u32) -> Duration {
+/// The time a search may take (`full`: the level's own) while `waiting`
+/// other moves wait for one of `threads` threads: with more moves than
+/// threads, the time is shared out (the search and those waiting), so a
+/// long line moves on; never below a floor.
+pub(crate) fn shrunk_cap(full: Duration, threads: usize, waiting: u32) -> Duration {
     const FLOOR: Duration = Duration::from_millis(250);
     let threads = threads.max(1) as u32;
-    if waiting <= threads {
-        return cap;
+    let demand = waiting.saturating_add(1);
+    if demand <= threads {
+        return full;
     }
-    (cap * threads / waiting).max(FLOOR.min(cap))
+    (full * threads / demand).max(FLOOR.min(full))
 }
 
-/// The AI worker of this instance: while a thread is free, claims the due
-/// AI move that has waited longest (from any instance's rooms) and plays it.
-pub(crate) async fn work(state: Arc<AppState>) {
+/// How often a running search checks whether the line has grown.
+const SHORTEN_CHECK: Duration = Duration::from_millis(25);
+
+/// An AI worker of this instance, for one lane: while a thread is free,
+/// claims the due AI move next in the fair order (from any instance's
+/// rooms) and plays it.
+pub(crate) async fn work(state: Arc<AppState>, lane: Lane) {
     loop {
-        let Ok(permit) = Arc::clone(&state.ai_permits).acquire_owned().await else {
+        let Ok(permit) = state.permits(lane).acquire_owned().await else {
             return;
         };
         if state.is_closed() {
@@ -73,7 +84,7 @@ pub(crate) async fn work(state: Arc<AppState>) {
         let owner = state.instance.clone();
         let lease_ms = lease(state.config.ai_time_cap).as_millis() as i64;
         let claimed = state
-            .blocking(move |s| s.claim_ai(&owner, now_ms(), lease_ms))
+            .blocking(move |s| s.claim_ai(&owner, now_ms(), lease_ms, lane))
             .await;
         match claimed {
             Ok(Some(job)) => {
@@ -82,17 +93,19 @@ pub(crate) async fn work(state: Arc<AppState>) {
                     give_back(&state, &job, now_ms()).await;
                     return;
                 }
+                state.ai_waiting[crate::app::lane_index(lane)]
+                    .store(job.waiting, Ordering::Relaxed);
                 let worker = Arc::clone(&state);
                 tokio::spawn(async move {
-                    play(&worker, job).await;
+                    play(&worker, job, lane).await;
                     drop(permit);
                 });
-                show_queue(&state).await;
+                state.queue_changed.notify_one();
             }
             Ok(None) => {
                 drop(permit);
                 tokio::select! {
-                    _ = state.ai_wake.notified() => {}
+                    () = state.ai_woken(lane) => {}
                     _ = tokio::time::sleep(POLL) => {}
                     () = state.stopped() => return,
                 }
@@ -107,8 +120,8 @@ pub(crate) async fn work(state: Arc<AppState>) {
 }
 
 /// Plays a claimed move; a failure gives it back to be tried again later.
-async fn play(state: &Arc<AppState>, job: AiJob) {
-    if let Err(err) = think(state, &job).await {
+async fn play(state: &Arc<AppState>, job: AiJob, lane: Lane) {
+    if let Err(err) = think(state, &job, lane).await {
         if state.is_closed() {
             // Stopping: another instance (or the next run) plays it.
             give_back(state, &job, now_ms()).await;
@@ -137,7 +150,7 @@ async fn give_back(state: &Arc<AppState>, job: &AiJob, at_ms: i64) {
     }
 }
 
-async fn think(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> {
+async fn think(state: &Arc<AppState>, job: &AiJob, lane: Lane) -> Result<(), ApiError> {
     let code = job.code.as_str();
     let Some(mut room) = state.own_room(code).await? else {
         // The room is gone, and its job with it.
@@ -167,22 +180,26 @@ async fn think(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> {
     };
     // The search runs unlocked: the room stays open to its players.
     drop(room);
-    let cap = shrunk_cap(
-        state.config.ai_time_cap,
-        state.config.ai_threads,
-        job.waiting,
-    );
+    let cap = state.config.ai_time_cap;
+    let full = match level {
+        Level::Master => plateau_games::MASTER_MOVETIME.min(cap),
+        _ => level.limits().movetime.map_or(cap, |t| t.min(cap)),
+    };
+    let threads = state.lane_threads(lane);
     let seed = version
         ^ code
             .bytes()
             .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
-    let decision = tokio::task::spawn_blocking(move || {
-        let mut engine = spec.engine_with(&ai_choice(level), seed);
+    // Built off the runtime (its table is allocated here).
+    let mut engine = tokio::task::spawn_blocking(move || spec.engine_with(&ai_choice(level), seed))
+        .await
+        .map_err(|e| ApiError::internal(format!("AI task failed: {e}")))?;
+    let stop = engine.stop_flag();
+    let started = std::time::Instant::now();
+    let budget = shrunk_cap(full, threads, job.waiting);
+    let search = tokio::task::spawn_blocking(move || {
         let mut limits: Limits = level.limits();
-        limits.movetime = Some(limits.movetime.map_or(cap, |t| t.min(cap)));
-        if level == Level::Master {
-            limits.movetime = Some(plateau_games::MASTER_MOVETIME.min(cap));
-        }
+        limits.movetime = Some(budget);
         // On a clock the AI also plays by its time left, as a person must.
         if let Some(clock) = clock {
             let left = clock.left(seat, crate::clock::now_ms()).max(0) as u64;
@@ -193,8 +210,21 @@ async fn think(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> {
             });
         }
         engine.think(game.as_ref(), &limits, &mut |_| {})
-    })
-    .await;
+    });
+    tokio::pin!(search);
+    // While it searches, a line grown longer cuts it short: its share of
+    // the time shrinks with the moves waiting behind it.
+    let decision = loop {
+        tokio::select! {
+            decision = &mut search => break decision,
+            () = tokio::time::sleep(SHORTEN_CHECK) => {
+                let waiting = state.ai_waiting[crate::app::lane_index(lane)].load(Ordering::Relaxed);
+                if started.elapsed() >= shrunk_cap(full, threads, waiting) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    };
     let mut room = shared.lock().await;
     room.ai.thinking = false;
     // Another instance may have changed the room meanwhile.
@@ -224,11 +254,30 @@ async fn drop_stale(state: &Arc<AppState>, job: &AiJob) -> Result<(), ApiError> 
     state.blocking(move |s| s.drop_ai(&code, version)).await
 }
 
-/// Tells the rooms kept here whose AI move waits their place in line.
-pub(crate) async fn show_queue(state: &Arc<AppState>) {
-    let Ok(queue) = state.blocking(|s| s.ai_queue(now_ms())).await else {
+/// Keeps the rooms kept here whose AI move waits told of their place in
+/// line, whenever the lines change: a move due, a move claimed.
+pub(crate) async fn show_queues(state: Arc<AppState>) {
+    loop {
+        tokio::select! {
+            () = state.queue_changed.notified() => {}
+            // Other instances' claims change the lines too.
+            () = tokio::time::sleep(POLL * 2) => {}
+            () = state.stopped() => return,
+        }
+        // Changes come in bursts (six rooms made at once): one look each.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        for lane in [Lane::Main, Lane::Quick] {
+            show_queue(&state, lane).await;
+        }
+    }
+}
+
+/// Tells the rooms kept here whose AI move waits in `lane` their place.
+async fn show_queue(state: &Arc<AppState>, lane: Lane) {
+    let Ok(queue) = state.blocking(move |s| s.ai_queue(now_ms(), lane)).await else {
         return;
     };
+    state.ai_waiting[crate::app::lane_index(lane)].store(queue.len() as u32, Ordering::Relaxed);
     for (place, code) in queue.iter().enumerate() {
         let Some(shared) = state.cached_room(code) else {
             continue;
@@ -254,8 +303,9 @@ mod tests {
     fn a_long_line_shrinks_the_time_cap_but_not_below_a_floor() {
         let cap = Duration::from_secs(5);
         assert_eq!(shrunk_cap(cap, 4, 0), cap);
-        assert_eq!(shrunk_cap(cap, 4, 4), cap);
-        assert_eq!(shrunk_cap(cap, 4, 8), Duration::from_millis(2500));
+        assert_eq!(shrunk_cap(cap, 4, 3), cap);
+        assert_eq!(shrunk_cap(cap, 4, 7), Duration::from_millis(2500));
+        assert_eq!(shrunk_cap(cap, 1, 4), Duration::from_secs(1));
         assert_eq!(shrunk_cap(cap, 2, 1000), Duration::from_millis(250));
         assert_eq!(
             shrunk_cap(Duration::from_millis(100), 1, 50),

@@ -1,7 +1,7 @@
 //! The JSON API handlers (see `docs/api.md`).
 
 use crate::app::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, quoted};
 use crate::limits::Kind;
 use crate::room::{GameResult, OfferKind, Room, RoomData, Status, parse_side, side_name};
 use crate::storage::{Change, NewRoom};
@@ -134,6 +134,9 @@ pub struct CreateRoom {
     moves: Option<Vec<String>>,
 }
 
+/// Longest game or variant name read: longer ones are unknown at once.
+const MAX_NAME_CHARS: usize = 40;
+
 /// Moves a new room may be created with.
 const MAX_CARRIED_MOVES: usize = 1000;
 
@@ -163,13 +166,25 @@ pub struct RoomChoice {
 impl CreateRoom {
     /// Everything `POST /api/rooms` checks in the body, with its errors.
     pub fn check(&self) -> Result<RoomChoice, ApiError> {
+        for (field, text) in [
+            ("game", Some(&self.game)),
+            ("variant", self.variant.as_ref()),
+        ] {
+            if let Some(text) = text.filter(|t| t.chars().count() > MAX_NAME_CHARS) {
+                return Err(ApiError::unprocessable(format!(
+                    "unknown {field} {}; GET /api/games lists them",
+                    quoted(text)
+                )));
+            }
+        }
         let spec = GameSpec::lookup(&self.game, self.variant.as_deref())
             .map_err(|e| ApiError::unprocessable(e.0))?;
         let seat = match self.seat.as_deref().unwrap_or("random") {
             "random" => None,
             other => Some(parse_side(other).ok_or_else(|| {
                 ApiError::unprocessable(format!(
-                    "seat must be white, black or random, not {other:?}"
+                    "seat must be white, black or random, not {}",
+                    quoted(other)
                 ))
             })?),
         };
@@ -179,14 +194,16 @@ impl CreateRoom {
                 let name = self.level.as_deref().unwrap_or("medium");
                 Some(Level::parse(name).ok_or_else(|| {
                     ApiError::unprocessable(format!(
-                        "unknown level {name:?}; choose one of {}",
+                        "unknown level {}; choose one of {}",
+                        quoted(name),
                         Level::ALL.map(|l| l.name()).join(", ")
                     ))
                 })?)
             }
             other => {
                 return Err(ApiError::unprocessable(format!(
-                    "opponent must be friend or ai, not {other:?}"
+                    "opponent must be friend or ai, not {}",
+                    quoted(other)
                 )));
             }
         };
@@ -251,6 +268,7 @@ pub async fn create_room(
 ) -> Result<Response, ApiError> {
     state.limit(peer.ip(), Kind::CreateRoom)?;
     let choice = request.check()?;
+    state.check_live_rooms(peer.ip()).await?;
     let spec = choice.spec;
     let carried = !choice.moves.is_empty();
     let seat = choice.seat.unwrap_or_else(random_side);
@@ -278,7 +296,7 @@ pub async fn create_room(
             public: request.public,
             clock: room.data.clock.map(|c| c.stored()),
             now: room.data.created_at,
-            creator: peer.ip().to_string(),
+            creator: crate::app::creator_key(peer.ip()),
             // A carried-over game's moves come next: the AI's turn is known then.
             ai_due: (room.data.ai_to_move() && !carried).then(crate::clock::now_ms),
         };
@@ -298,7 +316,7 @@ pub async fn create_room(
         carry_over(&state, &code, &choice.moves).await?;
     }
     if ai_first {
-        state.ai_wake.notify_one();
+        state.wake_ai();
     }
     if let Some(deadline) = deadline {
         crate::clock::watch(Arc::clone(&state), code.clone(), deadline);
@@ -500,6 +518,11 @@ pub(crate) async fn apply_move(
     if let Some(clock) = next.clock.as_mut() {
         clock.after_move(seat, to_move, crate::clock::now_ms());
         changes.push(clock.change());
+        next.move_clocks.insert(ply, clock.remaining_ms);
+        changes.push(Change::MoveClock {
+            ply,
+            clocks: clock.remaining_ms,
+        });
     }
     finish_if_over(&mut next, &mut changes);
     state.commit(room, next, changes).await
@@ -579,6 +602,10 @@ pub async fn rematch(
         )
             .into_response());
     }
+    // A new room: the same allowance as creating one (else resign and
+    // rematch in a loop would make rooms without limit).
+    state.limit(peer.ip(), Kind::CreateRoom)?;
+    state.check_live_rooms(peer.ip()).await?;
     let spec = room.data.spec;
     let ai = room.data.ai.map(|(side, level)| (!side, level));
     let swapped = [room.data.seats[1], room.data.seats[0]];
@@ -605,7 +632,7 @@ pub async fn rematch(
             public: false,
             clock: fresh.data.clock.map(|c| c.stored()),
             now: fresh.data.created_at,
-            creator: peer.ip().to_string(),
+            creator: crate::app::creator_key(peer.ip()),
             ai_due: fresh.data.ai_to_move().then(crate::clock::now_ms),
         };
         let event = fresh.state().to_string();
@@ -634,7 +661,7 @@ pub async fn rematch(
         )
         .await?;
     if ai_first {
-        state.ai_wake.notify_one();
+        state.wake_ai();
     }
     Ok((
         StatusCode::CREATED,

@@ -3,13 +3,13 @@
 use crate::error::ApiError;
 use crate::limits::{Kind, Limiter, Rates};
 use crate::room::{Need, Room, RoomData};
-use crate::storage::{Change, Database, Notice, Storage};
+use crate::storage::{Change, Database, Lane, Notice, Storage};
 use crate::tokens;
 use axum::Router;
 use axum::routing::{get, post};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMutexGuard, Semaphore};
@@ -44,6 +44,16 @@ pub struct ServerConfig {
     pub trusted_proxy: Option<IpAddr>,
     /// One line per request on stderr: address, method, path, status, time.
     pub access_log: bool,
+    /// Connections one address (an IPv4 address or IPv6 /64) may hold open
+    /// at once (at least 1), counted at accept: one client cannot take every
+    /// file descriptor. The trusted proxy's connections are not counted.
+    pub connections_per_address: usize,
+    /// Rooms one address may have waiting or being played at once (made by
+    /// creation, rematch or carrying a game over).
+    pub rooms_per_address: usize,
+    /// Threads of their own for the cheap AI levels (beginner, medium), on
+    /// top of `ai_threads`: their moves never wait behind long searches.
+    pub quick_ai_threads: usize,
 }
 
 impl Default for ServerConfig {
@@ -61,6 +71,9 @@ impl Default for ServerConfig {
             header_timeout: Duration::from_secs(10),
             trusted_proxy: None,
             access_log: true,
+            connections_per_address: 64,
+            rooms_per_address: 30,
+            quick_ai_threads: 1,
         }
     }
 }
@@ -70,7 +83,16 @@ pub struct AppState {
     pub(crate) storage: Arc<dyn Storage>,
     pub(crate) config: ServerConfig,
     rooms: Mutex<HashMap<String, Arc<AsyncMutex<Room>>>>,
+    /// Threads of the main AI lane (strong, expert, master).
     pub(crate) ai_permits: Arc<Semaphore>,
+    /// Threads of the quick AI lane (beginner, medium).
+    pub(crate) quick_permits: Arc<Semaphore>,
+    /// Threads for the AI's answers to draw offers, made while the room is
+    /// held: never the workers' own, which may be waiting for that room.
+    pub(crate) answer_permits: Arc<Semaphore>,
+    /// AI moves waiting for a thread, per lane (main, quick), as last seen:
+    /// a search running while many wait is cut short.
+    pub(crate) ai_waiting: [AtomicU32; 2],
     pub(crate) limiter: Limiter,
     /// Set when the server stops: background work (AI moves, sweeps) then
     /// writes nothing more.
@@ -80,8 +102,10 @@ pub struct AppState {
     stopping: tokio::sync::watch::Sender<bool>,
     /// This instance's name on the AI moves it claims.
     pub(crate) instance: String,
-    /// Wakes the AI worker: a move became due.
-    pub(crate) ai_wake: Notify,
+    /// Wake the AI workers (main lane, quick lane): a move became due.
+    ai_wake: [Notify; 2],
+    /// Wakes the task that shows each waiting room its place in line.
+    pub(crate) queue_changed: Notify,
     /// Open event streams per address.
     streams: Mutex<HashMap<IpAddr, usize>>,
 }
@@ -104,6 +128,32 @@ impl Drop for StreamSlot {
     }
 }
 
+/// The index of a lane in the per-lane arrays.
+pub(crate) fn lane_index(lane: Lane) -> usize {
+    match lane {
+        Lane::Main => 0,
+        Lane::Quick => 1,
+    }
+}
+
+/// An address as rooms record their creator: the unit per-address limits
+/// count (an IPv4 address, an IPv6 /64).
+pub(crate) fn creator_key(address: IpAddr) -> String {
+    crate::limits::client_key(address).to_string()
+}
+
+/// How long a room waiting for an opponent counts against its creator's
+/// live rooms: it cannot be resigned, so it must lapse.
+const WAITING_ROOMS_COUNT_FOR: Duration = Duration::from_secs(3600);
+
+/// How often each instance records that it is alive.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// Downtime shorter than this is not credited: with other instances alive,
+/// the last heartbeat is always this recent (three missed beats are a
+/// stopped server, not a slow one).
+const CREDITED_DOWNTIME_MS: i64 = 3 * HEARTBEAT.as_millis() as i64;
+
 /// Seconds since the epoch.
 pub(crate) fn now() -> i64 {
     SystemTime::now()
@@ -117,14 +167,76 @@ impl AppState {
             storage,
             limiter: Limiter::new(config.rates),
             ai_permits: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            quick_permits: Arc::new(Semaphore::new(config.quick_ai_threads.max(1))),
+            answer_permits: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            ai_waiting: [AtomicU32::new(0), AtomicU32::new(0)],
             config,
             rooms: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             stopping: tokio::sync::watch::channel(false).0,
             instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
-            ai_wake: Notify::new(),
+            ai_wake: [Notify::new(), Notify::new()],
+            queue_changed: Notify::new(),
             streams: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Wakes the AI workers of both lanes (a move became due), and the task
+    /// that shows the rooms their place in line.
+    pub(crate) fn wake_ai(&self) {
+        for wake in &self.ai_wake {
+            wake.notify_one();
+        }
+        self.queue_changed.notify_one();
+    }
+
+    /// Resolves when `lane`'s worker is woken.
+    pub(crate) async fn ai_woken(&self, lane: Lane) {
+        self.ai_wake[lane_index(lane)].notified().await;
+    }
+
+    /// The threads of `lane`.
+    pub(crate) fn permits(&self, lane: Lane) -> Arc<Semaphore> {
+        match lane {
+            Lane::Main => Arc::clone(&self.ai_permits),
+            Lane::Quick => Arc::clone(&self.quick_permits),
+        }
+    }
+
+    /// How many threads `lane` has.
+    pub(crate) fn lane_threads(&self, lane: Lane) -> usize {
+        match lane {
+            Lane::Main => self.config.ai_threads.max(1),
+            Lane::Quick => self.config.quick_ai_threads.max(1),
+        }
+    }
+
+    /// Refuses a new room from `address` once it holds its share of live
+    /// rooms (waiting or being played): 429, naming the limit.
+    pub(crate) async fn check_live_rooms(
+        self: &Arc<Self>,
+        address: IpAddr,
+    ) -> Result<(), ApiError> {
+        let cap = self.config.rooms_per_address;
+        if cap == usize::MAX {
+            return Ok(());
+        }
+        let creator = creator_key(address);
+        let waiting_since = now() - WAITING_ROOMS_COUNT_FOR.as_secs() as i64;
+        let live = self
+            .blocking(move |s| s.live_rooms(&creator, waiting_since))
+            .await?;
+        if live >= cap as u64 {
+            return Err(ApiError::too_many(
+                format!(
+                    "your address already has {live} rooms waiting or being played (the \
+                     limit is {cap}); finish or resign some, or wait: a room nobody joins \
+                     stops counting after an hour"
+                ),
+                60,
+            ));
+        }
+        Ok(())
     }
 
     /// Stops background work: nothing is committed after this.
@@ -187,16 +299,26 @@ impl AppState {
         })
     }
 
-    /// Rate-limits `address`; 429 when over.
+    /// Rate-limits `address`; 429 when over, naming the limit.
     pub(crate) fn limit(&self, address: IpAddr, kind: Kind) -> Result<(), ApiError> {
         if self.limiter.allow(address, kind) {
             Ok(())
         } else {
-            Err(ApiError::too_many(
-                "too many requests from your address; wait a little",
-                self.limiter.retry_after(kind),
-            ))
+            Err(self.rate_refusal(kind))
         }
+    }
+
+    /// The 429 of a per-address rate limit: which one, and when to retry.
+    fn rate_refusal(&self, kind: Kind) -> ApiError {
+        let retry = self.limiter.retry_after(kind);
+        ApiError::too_many(
+            format!(
+                "too many {} from your address (the limit is {}); try again in {retry} s",
+                kind.counts(),
+                self.config.rates.of(kind).describe()
+            ),
+            retry,
+        )
     }
 
     /// The room with this code, from memory or storage, locked. A miss counts
@@ -218,10 +340,7 @@ impl AppState {
     ) -> Result<OwnedMutexGuard<Room>, ApiError> {
         let not_found = || ApiError::not_found(format!("no room {:?}", shown_code(code)));
         if !self.limiter.would_allow(address, Kind::Miss) {
-            return Err(ApiError::too_many(
-                "too many unknown room codes from your address; wait a little",
-                self.limiter.retry_after(Kind::Miss),
-            ));
+            return Err(self.rate_refusal(Kind::Miss));
         }
         let miss = || {
             self.limiter.allow(address, Kind::Miss);
@@ -383,7 +502,7 @@ impl AppState {
     async fn on_notice(self: &Arc<Self>, notice: Notice) {
         let targets: Vec<(Arc<AsyncMutex<Room>>, Option<u64>)> = match notice {
             Notice::AiDue => {
-                self.ai_wake.notify_one();
+                self.wake_ai();
                 return;
             }
             Notice::Changed { code, version } => match self.cached_room(&code) {
@@ -391,7 +510,7 @@ impl AppState {
                 None => return,
             },
             Notice::Resync => {
-                self.ai_wake.notify_one();
+                self.wake_ai();
                 self.rooms
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -528,7 +647,7 @@ impl AppState {
         room.data = next;
         room.publish(payload);
         if ai_due {
-            self.ai_wake.notify_one();
+            self.wake_ai();
         }
         // One timer per running clock: a change that leaves it as it was
         // (an offer, say) sets none.
@@ -549,6 +668,85 @@ impl AppState {
             rooms.remove(code);
         }
         Ok(codes.len())
+    }
+
+    /// After a restart: the time the server was down is not charged to
+    /// anyone. Each running clock is credited with the time since the
+    /// server was last known alive (its last heartbeat, or the clock's last
+    /// change if later). Without any heartbeat to go by (a file from before
+    /// heartbeats), a clock is paused instead, until the side to move acts;
+    /// on a shared database it is left running, since instances of an
+    /// earlier release may be serving it. Returns the rooms whose clock
+    /// changed.
+    pub(crate) async fn credit_downtime(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let (instance, started) = (self.instance.clone(), crate::clock::now_ms());
+        let last_beat = self
+            .blocking(move |s| s.first_beat(&instance, started))
+            .await?;
+        match last_beat {
+            // Another instance is alive (or this one restarted at once):
+            // the clocks ran on.
+            Some(beat) if started - beat <= CREDITED_DOWNTIME_MS => return Ok(0),
+            // Instances of an earlier release may be serving these rooms
+            // (a rolling upgrade): they are left running.
+            None if self.storage.is_shared() => return Ok(0),
+            _ => {}
+        }
+        let codes = self.blocking(|s| s.playing_rooms()).await?;
+        let mut credited = 0;
+        for code in codes {
+            let Ok(Some(mut room)) = self.own_room(&code).await else {
+                continue;
+            };
+            let now = crate::clock::now_ms();
+            let Some(clock) = room.data.clock else {
+                continue;
+            };
+            let Some(running) = clock.running else {
+                continue;
+            };
+            if room.data.status != crate::room::Status::Playing {
+                continue;
+            }
+            let mut next = room.data.clone();
+            let mut changes = Vec::new();
+            let who = crate::room::side_name(running);
+            let text = match last_beat {
+                Some(beat) => {
+                    let down_ms = now - beat.max(clock.since_ms);
+                    if down_ms <= CREDITED_DOWNTIME_MS {
+                        continue;
+                    }
+                    if let Some(clock) = next.clock.as_mut() {
+                        clock.since_ms += down_ms;
+                        changes.push(clock.change());
+                    }
+                    format!(
+                        "the server was down for {:.1} s: {who}'s clock was stopped for that time",
+                        down_ms as f64 / 1000.0
+                    )
+                }
+                None => {
+                    if let Some(clock) = next.clock.as_mut() {
+                        // Charged up to its last write, and stopped.
+                        clock.running = None;
+                        clock.since_ms = now;
+                        changes.push(clock.change());
+                    }
+                    format!(
+                        "the server restarted without knowing how long it was down: \
+                         {who}'s clock waits for {who}'s move"
+                    )
+                }
+            };
+            next.log.push(text.clone());
+            changes.push(Change::Note { text });
+            match self.commit(&mut room, next, changes).await {
+                Ok(_) => credited += 1,
+                Err(err) => eprintln!("crediting the clock of room {code}: {}", err.message),
+            }
+        }
+        Ok(credited)
     }
 
     /// After a restart: every running clock is watched again, and every room
@@ -623,6 +821,31 @@ pub fn router(state: Arc<AppState>) -> Router {
 /// Serves on `listener` until the process is stopped: sweeps idle rooms and
 /// resumes AI seats left thinking by a previous run.
 pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> std::io::Result<()> {
+    // Before the first heartbeat of this run: the last one says when the
+    // server went down.
+    match state.credit_downtime().await {
+        Ok(0) => {}
+        Ok(n) => eprintln!("credited the downtime to the clocks of {n} room(s)"),
+        Err(err) => eprintln!("could not credit downtime to clocks: {}", err.message),
+    }
+    let beating = Arc::clone(&state);
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(HEARTBEAT);
+        loop {
+            tokio::select! {
+                _ = interval.tick() => {}
+                () = beating.stopped() => break,
+            }
+            if beating.is_closed() {
+                break;
+            }
+            let instance = beating.instance.clone();
+            let now = crate::clock::now_ms();
+            if let Err(err) = beating.blocking(move |s| s.beat(&instance, now)).await {
+                eprintln!("heartbeat: {}", err.message);
+            }
+        }
+    });
     match state.resume_ai().await {
         Ok(0) => {}
         Ok(n) => eprintln!("resumed {n} AI seat(s)"),
@@ -643,7 +866,9 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
             }
         });
     }
-    tokio::spawn(crate::ai::work(Arc::clone(&state)));
+    tokio::spawn(crate::ai::work(Arc::clone(&state), Lane::Main));
+    tokio::spawn(crate::ai::work(Arc::clone(&state), Lane::Quick));
+    tokio::spawn(crate::ai::show_queues(Arc::clone(&state)));
     let sweeper = Arc::clone(&state);
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(sweeper.config.sweep_interval);
@@ -690,6 +915,34 @@ pub fn run(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let mut config = config;
+    match crate::http::raise_descriptor_limit() {
+        Ok(limit) => {
+            if limit.soft > limit.before {
+                eprintln!(
+                    "open files: soft limit raised from {} to {} (the hard limit)",
+                    limit.before, limit.soft
+                );
+            } else {
+                eprintln!(
+                    "open files: soft limit {}, hard limit {}",
+                    limit.soft, limit.hard
+                );
+            }
+            let cap = crate::http::connection_cap(config.connections_per_address, limit.soft);
+            // `usize::MAX`: no cap at all (`--no-rate-limits`).
+            if cap < config.connections_per_address && config.connections_per_address != usize::MAX
+            {
+                eprintln!(
+                    "connections per address: {cap} (lowered from {} to keep within a \
+                     quarter of the open-file limit)",
+                    config.connections_per_address
+                );
+                config.connections_per_address = cap;
+            }
+        }
+        Err(err) => eprintln!("open files: the limit could not be read: {err}"),
+    }
     runtime.block_on(async {
         let listener = crate::http::bind(addr).await?;
         on_ready(listener.local_addr()?);

@@ -56,6 +56,38 @@ impl Default for Rates {
     }
 }
 
+impl Kind {
+    /// What the limit counts, for the refusal's message.
+    pub fn counts(self) -> &'static str {
+        match self {
+            Kind::CreateRoom => "new rooms (created, rematched or carried over)",
+            Kind::Join => "joins, offers and checks",
+            Kind::Lookup => "room reads",
+            Kind::Miss => "unknown room codes",
+        }
+    }
+}
+
+impl Rate {
+    /// The rate in words: "10 at once, then one every 2 s".
+    pub fn describe(&self) -> String {
+        let pace = if self.per_minute >= 60.0 {
+            format!(
+                "{} a second",
+                (self.per_minute / 60.0 * 10.0).round() / 10.0
+            )
+        } else if self.per_minute > 0.0 {
+            format!(
+                "one every {} s",
+                (60.0 / self.per_minute * 10.0).round() / 10.0
+            )
+        } else {
+            "none after that".to_string()
+        };
+        format!("{} at once, then {pace}", self.burst)
+    }
+}
+
 impl Rates {
     /// Practically unlimited (load tests, local use).
     pub fn unlimited() -> Rates {
@@ -71,7 +103,7 @@ impl Rates {
         }
     }
 
-    fn of(&self, kind: Kind) -> Rate {
+    pub fn of(&self, kind: Kind) -> Rate {
         match kind {
             Kind::CreateRoom => self.create_room,
             Kind::Join => self.join,
@@ -211,5 +243,15 @@ mod tests {
         assert!(!limiter.allow(same_net, Kind::CreateRoom));
         assert!(limiter.allow(other_net, Kind::CreateRoom));
         assert_eq!(limiter.retry_after(Kind::Lookup), 1);
+    }
+
+    #[test]
+    fn rates_read_as_words() {
+        let rates = Rates::default();
+        assert_eq!(
+            rates.create_room.describe(),
+            "10 at once, then one every 2 s"
+        );
+        assert_eq!(rates.lookup.describe(), "120 at once, then 10 a second");
     }
 }

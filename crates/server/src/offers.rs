@@ -1,10 +1,13 @@
 //! Draw offers and takebacks: what players ask of each other during a game.
 //!
 //! One offer can be pending at a time. Between two players it waits for the
-//! other's answer; the AI answers at once (it grants every takeback, and
-//! accepts a draw when its own search does not see it better). A move answers
-//! the opponent's pending offers (declined) and voids any takeback asked for;
-//! every offer, answer and takeback is written to the room's history.
+//! other's answer; the AI answers at once (it grants every takeback, except
+//! in a timed game, and accepts a draw when its own search does not see it
+//! better). A move answers the opponent's pending offers (declined) and voids
+//! any takeback asked for; an offer of the other kind declines the pending
+//! one; every offer, answer and takeback is written to the room's history.
+//! A takeback in a timed game sets both clocks back to where they stood
+//! before the moves it undoes.
 
 use crate::api::{Body, seat, token};
 use crate::app::AppState;
@@ -77,6 +80,29 @@ fn set_offer(next: &mut RoomData, changes: &mut Vec<Change>, offer: Offer) {
             side_name(offer.by).to_string(),
         )),
     });
+}
+
+/// Makes `offer`, which answers an opponent's pending offer of the other
+/// kind: declined, and the history says so.
+fn replace_offer(next: &mut RoomData, changes: &mut Vec<Change>, offer: Offer) {
+    if let Some(pending) = next
+        .offer
+        .filter(|p| p.kind != offer.kind && p.by != offer.by)
+    {
+        let (declined, instead) = match pending.kind {
+            OfferKind::Draw => ("draw", "asking for a takeback"),
+            OfferKind::Takeback => ("takeback", "offering a draw"),
+        };
+        note(
+            next,
+            changes,
+            format!(
+                "{} declined the {declined} ({instead})",
+                side_name(offer.by)
+            ),
+        );
+    }
+    set_offer(next, changes, offer);
 }
 
 /// Checks that the room is in play and, if a version is given, current.
@@ -169,7 +195,7 @@ pub async fn draw(
             }
         }
         Action::Offer => {
-            set_offer(
+            replace_offer(
                 &mut next,
                 &mut changes,
                 Offer {
@@ -222,8 +248,10 @@ async fn ai_accepts_draw(state: &Arc<AppState>, data: &RoomData, ai: Side) -> bo
     };
     let spec = data.spec;
     let game = data.game.clone_box();
-    // The AI's own pool and engine settings: a draw offer costs what a move does.
-    let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
+    // A pool of its own (the handler holds the room, and an AI worker
+    // holding a thread may be waiting for that room), with the AI's engine
+    // settings: a draw offer costs what a move does.
+    let permit = Arc::clone(&state.answer_permits).acquire_owned().await;
     let verdict = tokio::task::spawn_blocking(move || {
         let mut engine = spec.engine_with(&crate::ai::ai_choice(level), 0);
         let mut limits: Limits = level.limits();
@@ -284,9 +312,15 @@ pub async fn takeback(
                 return Err(ApiError::conflict("you have no move to take back"));
             }
             if next.is_ai(!seat) {
+                if next.takebacks_off(seat) {
+                    return Err(ApiError::conflict(
+                        "takebacks are off in a timed game against the AI: it answers at \
+                         once, so each takeback would be free thinking time",
+                    ));
+                }
                 take_back(&mut next, &mut changes, seat, "against the AI".into())?;
             } else {
-                set_offer(
+                replace_offer(
                     &mut next,
                     &mut changes,
                     Offer {
@@ -325,18 +359,36 @@ fn take_back(
         ApiError::conflict(format!("{} has no move to take back", side_name(side)))
     })?;
     let undone = next.game.history()[keep..].join(" ");
-    // The increments the undone moves earned go too (else move, take back,
-    // repeat would bank time).
     let movers = next.movers();
     if let Some(clock) = next.clock.as_mut() {
-        for mover in &movers[keep..] {
-            let left = &mut clock.remaining_ms[mover.index()];
-            *left = (*left - clock.increment_ms).max(1);
+        // Both clocks as they stood before the undone moves: the time spent
+        // on them comes back, and the increments they earned go.
+        let before = match keep {
+            0 => Some([clock.initial_ms; 2]),
+            _ => next.move_clocks.get(&(keep as u32)).copied(),
+        };
+        match before {
+            // Nothing more is charged for the time before the takeback.
+            Some(clocks) => {
+                clock.remaining_ms = clocks;
+                clock.running = None;
+            }
+            // A room from before the clocks were kept with each move: the
+            // time runs on, and the increments at least go (else move, take
+            // back, repeat would bank time).
+            None => {
+                clock.stop(crate::clock::now_ms());
+                for mover in &movers[keep..] {
+                    let left = &mut clock.remaining_ms[mover.index()];
+                    *left = (*left - clock.increment_ms).max(1);
+                }
+            }
         }
     }
+    next.move_clocks.retain(|&ply, _| ply as usize <= keep);
     next.game = next.truncated(keep).map_err(ApiError::internal)?;
     changes.push(Change::Takeback { keep: keep as u32 });
-    // The clock goes to the side to move again; time spent is not given back.
+    // The clock goes to the side to move again.
     crate::clock::restart(next, changes, crate::clock::now_ms());
     clear_offer(next, changes);
     note(

@@ -143,6 +143,9 @@ pub struct RoomData {
     pub public: bool,
     /// The players' clocks, in a game with a time control.
     pub clock: Option<crate::clock::ClockState>,
+    /// Both clocks (White, Black) as they stood after each move, by ply:
+    /// what a takeback sets them back to.
+    pub move_clocks: std::collections::BTreeMap<u32, [i64; 2]>,
 }
 
 /// What the state shows of the AI's work on this instance.
@@ -224,6 +227,7 @@ impl RoomData {
             log: Vec::new(),
             public: false,
             clock: None,
+            move_clocks: std::collections::BTreeMap::new(),
         }
     }
 
@@ -270,6 +274,7 @@ impl RoomData {
             Some(clock) => Some(crate::clock::ClockState::restore(clock)?),
             None => None,
         };
+        room.move_clocks = stored.move_clocks.iter().copied().collect();
         Ok(room)
     }
 
@@ -301,6 +306,14 @@ impl RoomData {
             game.play(mv).map_err(|e| e.to_string())?;
         }
         Ok(game)
+    }
+
+    /// Whether `side` may not take moves back at all: in a timed game
+    /// against the AI, which answers at once, each takeback would be free
+    /// thinking time (Lichess turns takebacks off in rated games for the
+    /// same reason).
+    pub fn takebacks_off(&self, side: Side) -> bool {
+        self.clock.is_some() && self.is_ai(!side)
     }
 
     /// Which seat a token holds, if any.
@@ -341,10 +354,10 @@ impl RoomData {
             })
         };
         let movers = self.movers();
-        let can_take_back = json!({
-            "white": self.status == Status::Playing && movers.contains(&Side::White),
-            "black": self.status == Status::Playing && movers.contains(&Side::Black),
-        });
+        let may = |side: Side| {
+            self.status == Status::Playing && movers.contains(&side) && !self.takebacks_off(side)
+        };
+        let can_take_back = json!({ "white": may(Side::White), "black": may(Side::Black) });
         json!({
             "code": self.code,
             "game": self.spec.info.name,

@@ -33,6 +33,21 @@ pub struct ServeArgs {
     /// Event streams (open room pages) one address may hold at once.
     #[arg(long, default_value_t = 40)]
     streams_per_address: usize,
+    /// Connections one address (an IPv4 address, or an IPv6 /64) may hold
+    /// open at once; more are refused at accept with a 429. Lowered at start
+    /// to a quarter of the open-file limit if that is smaller. The trusted
+    /// proxy's connections are not counted (limit them at the proxy).
+    #[arg(long, default_value_t = 64)]
+    connections_per_address: usize,
+    /// Rooms one address may have being played, or waiting for an opponent
+    /// (for an hour after their last change), at once: made by creating,
+    /// rematching or carrying a game over.
+    #[arg(long, default_value_t = 30)]
+    rooms_per_address: usize,
+    /// Threads for the cheap AI levels (beginner, medium), on top of
+    /// --ai-threads, so that their replies never wait behind long searches.
+    #[arg(long, default_value_t = 1)]
+    quick_ai_threads: usize,
     /// Seconds a client may take to send a request's headers; also how long
     /// a connection may sit idle between requests.
     #[arg(long, default_value_t = 10.0)]
@@ -45,8 +60,9 @@ pub struct ServeArgs {
     /// No access log (one line per request on stderr).
     #[arg(long)]
     no_access_log: bool,
-    /// Turn off the per-address rate limits and the cap on event streams
-    /// (load tests, a trusted network behind one address).
+    /// Turn off the per-address rate limits and the caps on event streams,
+    /// connections and live rooms (load tests, a trusted network behind one
+    /// address).
     #[arg(long)]
     no_rate_limits: bool,
 }
@@ -59,9 +75,20 @@ pub fn run_serve(args: ServeArgs) -> Result<()> {
         idle_expiry: Duration::from_secs_f64(args.idle_hours * 3600.0),
         ..ServerConfig::default()
     };
+    if args.connections_per_address == 0 || args.rooms_per_address == 0 {
+        bail!("--connections-per-address and --rooms-per-address must be at least 1");
+    }
+    if args.quick_ai_threads == 0 {
+        bail!("--quick-ai-threads must be at least 1");
+    }
+    config.connections_per_address = args.connections_per_address;
+    config.rooms_per_address = args.rooms_per_address;
+    config.quick_ai_threads = args.quick_ai_threads;
     if args.no_rate_limits {
         config.rates = plateau_server::Rates::unlimited();
         config.streams_per_address = usize::MAX;
+        config.connections_per_address = usize::MAX;
+        config.rooms_per_address = usize::MAX;
     }
     if !(args.ai_time_cap >= 0.05 && args.ai_time_cap <= 600.0) {
         bail!("--ai-time-cap must be between 0.05 and 600 seconds");

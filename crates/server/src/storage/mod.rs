@@ -87,7 +87,9 @@ pub struct CopyReport {
 }
 
 /// Copies every room, with its moves, seats, clocks and event history, from
-/// one database to another: moving a site from SQLite to PostgreSQL. Rooms
+/// one database to another (and the last heartbeat, so that the downtime
+/// of the move is credited to the clocks): moving a site from SQLite to
+/// PostgreSQL. Rooms
 /// whose code the target already has are skipped. `progress` hears the
 /// rooms done and the total.
 pub fn copy_rooms(
@@ -109,6 +111,11 @@ pub fn copy_rooms(
         }
         progress(done + 1, codes.len());
     }
+    // The source's last heartbeat comes too: the clocks running there are
+    // credited with the time the move took, not paused.
+    if let Some(beat) = from.last_beat()? {
+        to.beat("copied", beat)?;
+    }
     Ok(report)
 }
 
@@ -124,21 +131,57 @@ pub enum Notice {
     Resync,
 }
 
-/// The order in which due AI moves are claimed, fair between addresses: by
-/// how many of the same address's moves are searching or ahead in line,
-/// then the address served longest ago first (round robin between
-/// addresses), then by waiting time. `now` is the SQL parameter holding the
-/// current time in milliseconds; `j` is the job.
-fn fair_order(now: &str) -> String {
+/// The order in which due AI moves of `lane` are claimed, fair between
+/// addresses: by how many of the same address's moves in the lane are
+/// searching or ahead in line, then the address served longest ago first
+/// (round robin between addresses), then by waiting time. `now` is the SQL
+/// parameter holding the current time in milliseconds; `j` is the job.
+fn fair_order(now: &str, lane: Lane) -> String {
     format!(
         "(SELECT COUNT(*) FROM ai_jobs r WHERE r.address = j.address AND r.code <> j.code
+              AND {}
               AND ((r.owner IS NOT NULL AND r.lease_until_ms > {now})
                    OR (r.lease_until_ms <= {now}
                        AND (r.due_ms < j.due_ms OR (r.due_ms = j.due_ms AND r.code < j.code))))),
          COALESCE((SELECT a.served_ms FROM ai_addresses a WHERE a.address = j.address), 0),
-         j.due_ms, j.code"
+         j.due_ms, j.code",
+        lane.filter("r")
     )
 }
+
+/// The two lines AI moves wait in: the cheap levels (fixed shallow depths,
+/// milliseconds a move) have threads of their own, so that a beginner's
+/// reply never waits behind a master's two-second searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Beginner and medium.
+    Quick,
+    /// Strong, expert and master.
+    Main,
+}
+
+impl Lane {
+    /// The levels of the quick lane.
+    pub const QUICK_LEVELS: [&'static str; 2] = ["beginner", "medium"];
+
+    /// The SQL condition on job `alias` (a row of `ai_jobs`) that keeps this
+    /// lane's moves.
+    fn filter(self, alias: &str) -> String {
+        let levels = Lane::QUICK_LEVELS
+            .map(|level| format!("'{level}'"))
+            .join(", ");
+        let quick = format!(
+            "EXISTS (SELECT 1 FROM rooms q WHERE q.code = {alias}.code AND q.ai_level IN ({levels}))"
+        );
+        match self {
+            Lane::Quick => quick,
+            Lane::Main => format!("NOT {quick}"),
+        }
+    }
+}
+
+/// How long an instance's heartbeat is kept once it stops beating.
+const HEARTBEAT_MEMORY_MS: i64 = 24 * 3_600_000;
 
 /// How long an address's last AI service is remembered for the fair order.
 const SERVED_MEMORY_MS: i64 = 3_600_000;
@@ -210,6 +253,7 @@ impl NewRoom {
             log: Vec::new(),
             public: self.public,
             clock: self.clock.clone(),
+            move_clocks: Vec::new(),
         }
     }
 }
@@ -261,6 +305,8 @@ pub struct StoredRoom {
     /// Listed in the lobby.
     pub public: bool,
     pub clock: Option<StoredClock>,
+    /// The clocks after each move that has them: ply, White's, Black's.
+    pub move_clocks: Vec<(u32, [i64; 2])>,
 }
 
 /// A public room as the lobby lists it.
@@ -300,6 +346,9 @@ pub enum Change {
     Takeback { keep: u32 },
     /// A line of the room's history.
     Note { text: String },
+    /// Both clocks (White, Black) as they stood once move `ply` was played:
+    /// a takeback sets the clocks back to them.
+    MoveClock { ply: u32, clocks: [i64; 2] },
     /// The clocks after the change.
     Clock(StoredClock),
     /// Whether the AI is to move after the change: `Some(ms)` records (or
@@ -353,6 +402,7 @@ pub trait Storage: Send + Sync + 'static {
         owner: &str,
         now_ms: i64,
         lease_ms: i64,
+        lane: Lane,
     ) -> Result<Option<AiJob>, StorageError>;
 
     /// Gives a claimed move back, to be claimed again from `at_ms` (a
@@ -380,9 +430,28 @@ pub trait Storage: Send + Sync + 'static {
     /// job yet (rooms from before jobs existed, after an upgrade).
     fn ensure_ai(&self, code: &str, version: u64, now_ms: i64) -> Result<(), StorageError>;
 
-    /// The rooms whose AI move waits for a thread, in the order they will be
-    /// claimed.
-    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError>;
+    /// The rooms whose AI move waits for a thread of `lane`, in the order
+    /// they will be claimed.
+    fn ai_queue(&self, now_ms: i64, lane: Lane) -> Result<Vec<String>, StorageError>;
+
+    /// Rooms made by `creator` (an address, as `NewRoom::creator`) that are
+    /// being played, or waiting for an opponent and changed since
+    /// `waiting_since` (seconds): the per-address cap on live rooms. A
+    /// waiting room nobody joins cannot be ended, so it stops counting.
+    fn live_rooms(&self, creator: &str, waiting_since: i64) -> Result<u64, StorageError>;
+
+    /// Records that `instance` is alive at `now_ms`: after a crash, the last
+    /// beat tells how long the server was down.
+    fn beat(&self, instance: &str, now_ms: i64) -> Result<(), StorageError>;
+
+    /// The first beat of an instance's run: records it and returns the
+    /// latest beat of any instance before it, in one step, so that of
+    /// instances starting together after an outage only the first finds
+    /// the outage (and credits the clocks once).
+    fn first_beat(&self, instance: &str, now_ms: i64) -> Result<Option<i64>, StorageError>;
+
+    /// The latest heartbeat of any instance (`None`: none ever beat).
+    fn last_beat(&self) -> Result<Option<i64>, StorageError>;
 
     /// Every room's code (to copy a database).
     fn room_codes(&self) -> Result<Vec<String>, StorageError>;

@@ -10,7 +10,7 @@
 //! the blocking calls wait on.
 
 use super::{
-    AiJob, Change, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom,
+    AiJob, Change, Lane, LobbyRoom, NewRoom, Notice, Storage, StorageError, StoredClock, StoredRoom,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
 use std::future::Future;
@@ -27,6 +27,12 @@ const JOBS_CHANNEL: &str = "plateau_ai_jobs";
 /// Advisory-lock keys: one instance migrates at a time, one sweeps at a time.
 const MIGRATION_LOCK: i64 = 0x706c_6174_6561_7501;
 const SWEEP_LOCK: i64 = 0x706c_6174_6561_7502;
+/// An instance's first heartbeat of a run is taken under this lock.
+const HEARTBEAT_LOCK: i64 = 0x706c_6174_6561_7503;
+
+/// Records an instance's heartbeat.
+const WRITE_BEAT: &str = "INSERT INTO heartbeats (instance, at_ms) VALUES ($1, $2)
+     ON CONFLICT (instance) DO UPDATE SET at_ms = excluded.at_ms";
 
 /// The schema, one step per release that changed it; a database records the
 /// steps it has had in `plateau_migrations` and gets only the missing ones.
@@ -108,6 +114,20 @@ CREATE TABLE ai_addresses (
     address TEXT PRIMARY KEY,
     served_ms BIGINT NOT NULL
 );
+",
+    "
+CREATE TABLE move_clocks (
+    code TEXT NOT NULL REFERENCES rooms ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    white_ms BIGINT NOT NULL,
+    black_ms BIGINT NOT NULL,
+    PRIMARY KEY (code, ply)
+);
+CREATE TABLE heartbeats (
+    instance TEXT PRIMARY KEY,
+    at_ms BIGINT NOT NULL
+);
+CREATE INDEX rooms_creator ON rooms (creator, status);
 ",
 ];
 
@@ -283,6 +303,7 @@ impl PostgresStorage {
             log: Vec::new(),
             public: false,
             clock: None,
+            move_clocks: Vec::new(),
         };
         for row in tx
             .query(
@@ -350,6 +371,19 @@ impl PostgresStorage {
             .await?
         {
             room.log.push(row.get(0));
+        }
+        for row in tx
+            .query(
+                &tx.prepare_cached(
+                    "SELECT ply, white_ms, black_ms FROM move_clocks WHERE code = $1 ORDER BY ply",
+                )
+                .await?,
+                &[&code],
+            )
+            .await?
+        {
+            room.move_clocks
+                .push((row.get::<_, i32>(0) as u32, [row.get(1), row.get(2)]));
         }
         tx.commit().await?;
         Ok(Some(room))
@@ -577,6 +611,16 @@ async fn insert_room(
         )
         .await?;
     }
+    for (ply, [white, black]) in &room.move_clocks {
+        tx.execute(
+            &tx.prepare_cached(
+                "INSERT INTO move_clocks (code, ply, white_ms, black_ms) VALUES ($1, $2, $3, $4)",
+            )
+            .await?,
+            &[&room.code, &(*ply as i32), white, black],
+        )
+        .await?;
+    }
     if let Some((kind, seat)) = &room.offer {
         tx.execute(
             &tx.prepare_cached("INSERT INTO offers (code, kind, seat) VALUES ($1, $2, $3)")
@@ -721,6 +765,26 @@ async fn apply_change(
                 &[&code, &(*keep as i32)],
             )
             .await?;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM move_clocks WHERE code = $1 AND ply > $2")
+                    .await?,
+                &[&code, &(*keep as i32)],
+            )
+            .await?;
+        }
+        Change::MoveClock {
+            ply,
+            clocks: [white, black],
+        } => {
+            tx.execute(
+                &tx.prepare_cached(
+                    "INSERT INTO move_clocks (code, ply, white_ms, black_ms) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (code, ply) DO UPDATE SET white_ms = $3, black_ms = $4",
+                )
+                .await?,
+                &[&code, &(*ply as i32), white, black],
+            )
+            .await?;
         }
         Change::Clock(clock) => write_clock(tx, code, clock).await?,
         Change::AiTurn { due_ms } => set_ai_turn(tx, code, *due_ms).await?,
@@ -832,6 +896,13 @@ impl Storage for PostgresStorage {
                 &[&forget],
             )
             .await?;
+            let stale: i64 = super::now_ms() - super::HEARTBEAT_MEMORY_MS;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM heartbeats WHERE at_ms < $1")
+                    .await?,
+                &[&stale],
+            )
+            .await?;
             tx.commit().await?;
             let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
             codes.sort();
@@ -844,6 +915,7 @@ impl Storage for PostgresStorage {
         owner: &str,
         now_ms: i64,
         lease_ms: i64,
+        lane: Lane,
     ) -> Result<Option<AiJob>, StorageError> {
         self.wait(async {
             let mut client = self.pool.get().await?;
@@ -853,12 +925,13 @@ impl Storage for PostgresStorage {
                 .query_opt(
                     &format!(
                         "WITH next AS (
-                             SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $2
-                             ORDER BY {} LIMIT 1 FOR UPDATE SKIP LOCKED)
+                             SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $2 AND {}
+                             ORDER BY {} LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
                          UPDATE ai_jobs SET owner = $1, lease_until_ms = $3, attempts = ai_jobs.attempts + 1
                          FROM next WHERE ai_jobs.code = next.code
                          RETURNING ai_jobs.code, ai_jobs.version, ai_jobs.attempts - 1, ai_jobs.address",
-                        super::fair_order("$2")
+                        lane.filter("j"),
+                        super::fair_order("$2", lane)
                     ),
                     &[&owner, &now_ms, &now_ms.saturating_add(lease_ms)],
                 )
@@ -874,7 +947,10 @@ impl Storage for PostgresStorage {
             .await?;
             let waiting: i64 = tx
                 .query_one(
-                    &tx.prepare_cached("SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= $1").await?,
+                    &format!(
+                        "SELECT COUNT(*) FROM ai_jobs j WHERE j.lease_until_ms <= $1 AND {}",
+                        lane.filter("j")
+                    ),
                     &[&now_ms],
                 )
                 .await?
@@ -961,19 +1037,95 @@ impl Storage for PostgresStorage {
         })
     }
 
-    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+    fn ai_queue(&self, now_ms: i64, lane: Lane) -> Result<Vec<String>, StorageError> {
         self.wait(async {
             let client = self.pool.get().await?;
             let rows = client
                 .query(
                     &format!(
-                        "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $1 ORDER BY {}",
-                        super::fair_order("$1")
+                        "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= $1 AND {} ORDER BY {}",
+                        lane.filter("j"),
+                        super::fair_order("$1", lane)
                     ),
                     &[&now_ms],
                 )
                 .await?;
             Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
+    fn live_rooms(&self, creator: &str, waiting_since: i64) -> Result<u64, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let count: i64 = client
+                .query_one(
+                    &client
+                        .prepare_cached(
+                            "SELECT COUNT(*) FROM rooms WHERE creator = $1
+                                AND (status = 'playing'
+                                     OR (status = 'waiting' AND updated_at >= $2))",
+                        )
+                        .await?,
+                    &[&creator, &waiting_since],
+                )
+                .await?
+                .get(0);
+            Ok(count as u64)
+        })
+    }
+
+    fn beat(&self, instance: &str, now_ms: i64) -> Result<(), StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            client
+                .execute(
+                    &client.prepare_cached(WRITE_BEAT).await?,
+                    &[&instance, &now_ms],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn first_beat(&self, instance: &str, now_ms: i64) -> Result<Option<i64>, StorageError> {
+        self.wait(async {
+            let mut client = self.pool.get().await?;
+            let tx = client.transaction().await?;
+            // Instances starting together take turns: the second sees the
+            // first's beat.
+            tx.execute(
+                &tx.prepare_cached("SELECT pg_advisory_xact_lock($1)")
+                    .await?,
+                &[&HEARTBEAT_LOCK],
+            )
+            .await?;
+            let last: Option<i64> = tx
+                .query_one(
+                    &tx.prepare_cached("SELECT MAX(at_ms) FROM heartbeats")
+                        .await?,
+                    &[],
+                )
+                .await?
+                .get(0);
+            tx.execute(&tx.prepare_cached(WRITE_BEAT).await?, &[&instance, &now_ms])
+                .await?;
+            tx.commit().await?;
+            Ok(last)
+        })
+    }
+
+    fn last_beat(&self) -> Result<Option<i64>, StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            let row = client
+                .query_one(
+                    &client
+                        .prepare_cached("SELECT MAX(at_ms) FROM heartbeats")
+                        .await?,
+                    &[],
+                )
+                .await?;
+            Ok(row.get::<_, Option<i64>>(0))
         })
     }
 

@@ -1,7 +1,9 @@
 //! SQLite storage: one file, write-ahead log, fully synchronous commits (an
 //! acknowledged move survives `kill -9` and power loss alike).
 
-use super::{AiJob, Change, LobbyRoom, NewRoom, Storage, StorageError, StoredClock, StoredRoom};
+use super::{
+    AiJob, Change, Lane, LobbyRoom, NewRoom, Storage, StorageError, StoredClock, StoredRoom,
+};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
@@ -78,6 +80,17 @@ CREATE TABLE IF NOT EXISTS notes (
     text TEXT NOT NULL,
     PRIMARY KEY (code, seq)
 );
+CREATE TABLE IF NOT EXISTS move_clocks (
+    code TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    white_ms INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    PRIMARY KEY (code, ply)
+);
+CREATE TABLE IF NOT EXISTS heartbeats (
+    instance TEXT PRIMARY KEY,
+    at_ms INTEGER NOT NULL
+);
 ";
 
 /// Rooms in one SQLite file.
@@ -111,6 +124,8 @@ impl SqliteStorage {
             connection
                 .execute_batch("ALTER TABLE rooms ADD COLUMN creator TEXT NOT NULL DEFAULT ''")?;
         }
+        connection
+            .execute_batch("CREATE INDEX IF NOT EXISTS rooms_creator ON rooms (creator, status)")?;
         Ok(SqliteStorage {
             connection: Mutex::new(connection),
         })
@@ -186,6 +201,12 @@ fn insert_room(
             params![room.code, ply as i64 + 1, text],
         )?;
     }
+    for (ply, [white, black]) in &room.move_clocks {
+        connection.execute(
+            "INSERT INTO move_clocks (code, ply, white_ms, black_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![room.code, ply, white, black],
+        )?;
+    }
     if let Some((kind, seat)) = &room.offer {
         connection.execute(
             "INSERT INTO offers (code, kind, seat) VALUES (?1, ?2, ?3)",
@@ -214,6 +235,15 @@ fn insert_room(
         )?;
     }
     Ok(true)
+}
+
+fn write_beat(connection: &Connection, instance: &str, now_ms: i64) -> Result<(), StorageError> {
+    connection.execute(
+        "INSERT INTO heartbeats (instance, at_ms) VALUES (?1, ?2)
+         ON CONFLICT (instance) DO UPDATE SET at_ms = excluded.at_ms",
+        params![instance, now_ms],
+    )?;
+    Ok(())
 }
 
 /// Records the AI's move as due (at the room's current version), or drops it.
@@ -282,6 +312,7 @@ impl Storage for SqliteStorage {
                         log: Vec::new(),
                         public: false,
                         clock: None,
+                        move_clocks: Vec::new(),
                     })
                 },
             )
@@ -336,6 +367,15 @@ impl Storage for SqliteStorage {
             )
             .optional()?
             .is_some();
+        let mut clocks = connection.prepare(
+            "SELECT ply, white_ms, black_ms FROM move_clocks WHERE code = ?1 ORDER BY ply",
+        )?;
+        let rows = clocks.query_map(params![code], |row| {
+            Ok((row.get::<_, u32>(0)?, [row.get(1)?, row.get(2)?]))
+        })?;
+        for row in rows {
+            room.move_clocks.push(row?);
+        }
         let mut notes =
             connection.prepare("SELECT text FROM notes WHERE code = ?1 ORDER BY seq")?;
         let rows = notes.query_map(params![code], |row| row.get::<_, String>(0))?;
@@ -406,6 +446,21 @@ impl Storage for SqliteStorage {
                         "DELETE FROM moves WHERE code = ?1 AND ply > ?2",
                         params![code, keep],
                     )?;
+                    tx.execute(
+                        "DELETE FROM move_clocks WHERE code = ?1 AND ply > ?2",
+                        params![code, keep],
+                    )?;
+                }
+                Change::MoveClock {
+                    ply,
+                    clocks: [white, black],
+                } => {
+                    tx.execute(
+                        "INSERT INTO move_clocks (code, ply, white_ms, black_ms)
+                         VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (code, ply) DO UPDATE SET white_ms = ?3, black_ms = ?4",
+                        params![code, ply, white, black],
+                    )?;
                 }
                 Change::Clock(clock) => write_clock(&tx, code, clock)?,
                 Change::AiTurn { due_ms } => set_ai_turn(&tx, code, *due_ms)?,
@@ -461,6 +516,10 @@ impl Storage for SqliteStorage {
             "DELETE FROM ai_addresses WHERE served_ms < ?1",
             params![super::now_ms() - super::SERVED_MEMORY_MS],
         )?;
+        tx.execute(
+            "DELETE FROM heartbeats WHERE at_ms < ?1",
+            params![super::now_ms() - super::HEARTBEAT_MEMORY_MS],
+        )?;
         for code in &codes {
             for table in [
                 "seats",
@@ -468,6 +527,7 @@ impl Storage for SqliteStorage {
                 "events",
                 "offers",
                 "notes",
+                "move_clocks",
                 "ai_jobs",
                 "public_rooms",
                 "clocks",
@@ -488,6 +548,7 @@ impl Storage for SqliteStorage {
         owner: &str,
         now_ms: i64,
         lease_ms: i64,
+        lane: Lane,
     ) -> Result<Option<AiJob>, StorageError> {
         let mut connection = self.lock();
         let tx = connection.transaction()?;
@@ -495,8 +556,9 @@ impl Storage for SqliteStorage {
             .query_row(
                 &format!(
                     "SELECT j.code, j.version, j.attempts, j.address FROM ai_jobs j
-                     WHERE j.lease_until_ms <= ?1 ORDER BY {} LIMIT 1",
-                    super::fair_order("?1")
+                     WHERE j.lease_until_ms <= ?1 AND {} ORDER BY {} LIMIT 1",
+                    lane.filter("j"),
+                    super::fair_order("?1", lane)
                 ),
                 params![now_ms],
                 |row| {
@@ -525,7 +587,10 @@ impl Storage for SqliteStorage {
             params![job.code, owner, now_ms.saturating_add(lease_ms)],
         )?;
         job.waiting = tx.query_row(
-            "SELECT COUNT(*) FROM ai_jobs WHERE lease_until_ms <= ?1",
+            &format!(
+                "SELECT COUNT(*) FROM ai_jobs j WHERE j.lease_until_ms <= ?1 AND {}",
+                lane.filter("j")
+            ),
             params![now_ms],
             |row| row.get::<_, i64>(0),
         )? as u32;
@@ -575,14 +640,45 @@ impl Storage for SqliteStorage {
         Ok(())
     }
 
-    fn ai_queue(&self, now_ms: i64) -> Result<Vec<String>, StorageError> {
+    fn ai_queue(&self, now_ms: i64, lane: Lane) -> Result<Vec<String>, StorageError> {
         let connection = self.lock();
         let mut statement = connection.prepare(&format!(
-            "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= ?1 ORDER BY {}",
-            super::fair_order("?1")
+            "SELECT j.code FROM ai_jobs j WHERE j.lease_until_ms <= ?1 AND {} ORDER BY {}",
+            lane.filter("j"),
+            super::fair_order("?1", lane)
         ))?;
         let rows = statement.query_map(params![now_ms], |row| row.get::<_, String>(0))?;
         rows.collect::<Result<_, _>>().map_err(StorageError::from)
+    }
+
+    fn live_rooms(&self, creator: &str, waiting_since: i64) -> Result<u64, StorageError> {
+        let count: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM rooms WHERE creator = ?1
+                AND (status = 'playing' OR (status = 'waiting' AND updated_at >= ?2))",
+            params![creator, waiting_since],
+            |row| row.get(0),
+        )?;
+        Ok(count as u64)
+    }
+
+    fn beat(&self, instance: &str, now_ms: i64) -> Result<(), StorageError> {
+        write_beat(&self.lock(), instance, now_ms)
+    }
+
+    fn first_beat(&self, instance: &str, now_ms: i64) -> Result<Option<i64>, StorageError> {
+        let mut connection = self.lock();
+        let tx = connection.transaction()?;
+        let last = tx.query_row("SELECT MAX(at_ms) FROM heartbeats", [], |row| row.get(0))?;
+        write_beat(&tx, instance, now_ms)?;
+        tx.commit()?;
+        Ok(last)
+    }
+
+    fn last_beat(&self) -> Result<Option<i64>, StorageError> {
+        let last = self
+            .lock()
+            .query_row("SELECT MAX(at_ms) FROM heartbeats", [], |row| row.get(0))?;
+        Ok(last)
     }
 
     fn room_codes(&self) -> Result<Vec<String>, StorageError> {

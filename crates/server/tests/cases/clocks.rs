@@ -92,15 +92,27 @@ async fn moves_are_charged_from_the_servers_time_with_the_increment() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_clock_that_fell_while_the_server_was_down_ends_the_game_after_a_restart() {
+async fn the_servers_downtime_is_not_charged_and_the_flag_still_falls_after_it() {
     let db = test_db!("flag-restart");
     let server = TestServer::start(&db, test_config()).await;
-    let (code, white, _) = clocked_friend_room(&server, "ataxx", json!({"initial_s": 1})).await;
+    // In Ataxx Black moves first: White's seat waits, Black's clock runs.
+    let (code, white, _) = clocked_friend_room(&server, "ataxx", json!({"initial_s": 4})).await;
     let before = state(&server, &code).await;
     assert_eq!(before["clock"]["running"], "black");
     server.stop().await;
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // Down for longer than Black had.
+    tokio::time::sleep(Duration::from_millis(4500)).await;
     let server = TestServer::start(&db, test_config()).await;
+    let after = state(&server, &code).await;
+    assert_eq!(after["status"], "playing", "{after}");
+    let black_ms = after["clock"]["black_ms"].as_i64().unwrap();
+    assert!(black_ms > 2_000, "the downtime was charged: {after}");
+    assert!(
+        after["log"].to_string().contains("the server was down for"),
+        "{after}"
+    );
+    // Black's time still runs out, with the server up: the game ends.
+    tokio::time::sleep(Duration::from_millis(black_ms as u64 + 300)).await;
     let after = state(&server, &code).await;
     assert_eq!(after["status"], "finished", "{after}");
     assert_eq!(after["result"]["winner"], "white");
@@ -163,7 +175,7 @@ async fn bad_time_controls_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_takeback_gives_back_no_time_and_takes_the_increments_back() {
+async fn a_takeback_sets_both_clocks_back_to_before_the_moves_it_undoes() {
     let server = TestServer::start(&test_db!("clock-takeback"), test_config()).await;
     let (code, white, black) = clocked_friend_room(
         &server,
@@ -171,28 +183,42 @@ async fn a_takeback_gives_back_no_time_and_takes_the_increments_back() {
         json!({"initial_s": 60, "increment_s": 5}),
     )
     .await;
+    let takeback = server.url(&format!("/api/rooms/{code}/takeback"));
+    // White thinks, moves; Black thinks, moves; White thinks, moves.
+    tokio::time::sleep(Duration::from_millis(600)).await;
     play_first(&server, &code, &white).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
     play_first(&server, &code, &black).await;
-    let before = state(&server, &code).await;
-    assert!(
-        before["clock"]["white_ms"].as_i64().unwrap() > 60_000,
-        "{before}"
-    );
-    post(
-        &server.url(&format!("/api/rooms/{code}/takeback")),
-        json!({"token": white, "action": "offer"}),
-    )
-    .await;
-    let (status, after) = post(
-        &server.url(&format!("/api/rooms/{code}/takeback")),
-        json!({"token": black, "action": "accept"}),
-    )
-    .await;
+    let after_two = state(&server, &code).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    play_first(&server, &code, &white).await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // White takes its second move back, Black agrees: the clocks stand as
+    // they did once Black had moved (White's thinking, the increment and
+    // Black's time since are all undone).
+    post(&takeback, json!({"token": white, "action": "offer"})).await;
+    let (status, after) = post(&takeback, json!({"token": black, "action": "accept"})).await;
     assert_eq!(status, 200, "{after}");
-    for side in ["white_ms", "black_ms"] {
-        let left = after["clock"][side].as_i64().unwrap();
-        assert!(left <= 60_000 && left > 55_000, "{side}: {left}");
-    }
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
     assert_eq!(after["clock"]["running"], "white");
+    let white_before = after_two["clock"]["white_ms"].as_i64().unwrap();
+    let white_now = after["clock"]["white_ms"].as_i64().unwrap();
+    assert!(
+        (white_before - 300..=white_before + 300).contains(&white_now),
+        "white {white_now}, had {white_before}"
+    );
+    assert_eq!(after["clock"]["black_ms"], after_two["clock"]["black_ms"]);
+    // Black's move, then White's first: back to the start, both clocks full.
+    post(&takeback, json!({"token": black, "action": "offer"})).await;
+    let (status, after) = post(&takeback, json!({"token": white, "action": "accept"})).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 1);
+    post(&takeback, json!({"token": white, "action": "offer"})).await;
+    let (status, start) = post(&takeback, json!({"token": black, "action": "accept"})).await;
+    assert_eq!(status, 200, "{start}");
+    assert!(start["moves"].as_array().unwrap().is_empty(), "{start}");
+    assert_eq!(start["clock"]["black_ms"], 60_000, "{start}");
+    let white_ms = start["clock"]["white_ms"].as_i64().unwrap();
+    assert!(white_ms > 59_700, "{start}");
     server.stop().await;
 }

@@ -117,6 +117,8 @@ pub fn temp_path(name: &str) -> PathBuf {
 pub fn test_config() -> ServerConfig {
     ServerConfig {
         rates: plateau_server::Rates::unlimited(),
+        connections_per_address: usize::MAX,
+        rooms_per_address: usize::MAX,
         keep_alive: Duration::from_millis(500),
         access_log: false,
         ..ServerConfig::default()
