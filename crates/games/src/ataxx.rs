@@ -399,11 +399,11 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 
 embedded_network! {
     /// The network `master` plays in Ataxx: the `blocks` inputs (2x2
-    /// patterns), 128 hidden per side, SCReLU, trained on 4.0 M positions of
-    /// the previous network's self-play in their eight images
-    /// (docs/learning.md has the commands and the matches that made it the
-    /// default).
-    fn ataxx_network = "ataxx-blocks-4033x128-a53ccab3183896f4.net"
+    /// patterns), 128 hidden per side, SCReLU, the third generation: trained
+    /// on 5.5 M positions of the two previous networks' self-play in their
+    /// eight images (docs/learning.md has the commands and the matches that
+    /// made it the default).
+    fn ataxx_network = "ataxx-blocks-4033x128-64234addc006011e.net"
 }
 
 embedded_network! {
@@ -420,7 +420,7 @@ mod tests {
         let inputs = plateau_ataxx::inputs::INPUTS;
         let ataxx = super::ataxx_network();
         let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
-        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "a53ccab3183896f4");
+        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "64234addc006011e");
         assert_eq!(ataxx.input_set, "blocks");
         assert_eq!(
             ataxx.activation,

@@ -81,9 +81,10 @@ fn every_game_yields_quiet_undecided_positions_with_consistent_results() {
 
 #[test]
 fn a_lost_position_scores_low_for_its_side() {
-    // Over a few games, positions of the side that went on to win score
-    // higher on average than those of the side that lost.
-    let config = config("ataxx", 4, 2, 3);
+    // Over enough games, positions of the side that went on to win score
+    // higher on average than those of the side that lost. (Four games were
+    // too few: one long comeback can turn their means around.)
+    let config = config("ataxx", 40, 2, 3);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ataxx.data");
     generate(&path, &config);
