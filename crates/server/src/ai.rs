@@ -19,8 +19,9 @@ use crate::room::AiShown;
 use crate::storage::{AiJob, Lane};
 use plateau_games::{EngineChoice, Level, Limits, Profile, Tweaks};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
+use tokio::sync::{Notify, Semaphore};
 
 /// Transposition table of an AI move: small, since many may run at once.
 const AI_TABLE_MB: usize = 8;
@@ -67,6 +68,30 @@ pub(crate) fn shrunk_cap(full: Duration, threads: usize, waiting: u32) -> Durati
     (full * threads / demand).max(FLOOR.min(full))
 }
 
+/// One lane of AI moves on this instance.
+pub(crate) struct AiLane {
+    /// Its threads: a search holds one.
+    pub permits: Arc<Semaphore>,
+    pub threads: usize,
+    /// Wakes its worker: a move became due.
+    pub wake: Notify,
+    /// Moves waiting for a thread, as last seen: a search running while
+    /// many wait is cut short.
+    pub waiting: AtomicU32,
+}
+
+impl AiLane {
+    pub fn new(threads: usize) -> AiLane {
+        let threads = threads.max(1);
+        AiLane {
+            permits: Arc::new(Semaphore::new(threads)),
+            threads,
+            wake: Notify::new(),
+            waiting: AtomicU32::new(0),
+        }
+    }
+}
+
 /// How often a running search checks whether the line has grown.
 const SHORTEN_CHECK: Duration = Duration::from_millis(25);
 
@@ -75,7 +100,7 @@ const SHORTEN_CHECK: Duration = Duration::from_millis(25);
 /// rooms) and plays it.
 pub(crate) async fn work(state: Arc<AppState>, lane: Lane) {
     loop {
-        let Ok(permit) = state.permits(lane).acquire_owned().await else {
+        let Ok(permit) = Arc::clone(&state.lane(lane).permits).acquire_owned().await else {
             return;
         };
         if state.is_closed() {
@@ -93,7 +118,9 @@ pub(crate) async fn work(state: Arc<AppState>, lane: Lane) {
                     give_back(&state, &job, now_ms()).await;
                     return;
                 }
-                state.ai_waiting[crate::app::lane_index(lane)]
+                state
+                    .lane(lane)
+                    .waiting
                     .store(job.waiting, Ordering::Relaxed);
                 let worker = Arc::clone(&state);
                 tokio::spawn(async move {
@@ -105,7 +132,7 @@ pub(crate) async fn work(state: Arc<AppState>, lane: Lane) {
             Ok(None) => {
                 drop(permit);
                 tokio::select! {
-                    () = state.ai_woken(lane) => {}
+                    () = state.lane(lane).wake.notified() => {}
                     _ = tokio::time::sleep(POLL) => {}
                     () = state.stopped() => return,
                 }
@@ -180,12 +207,11 @@ async fn think(state: &Arc<AppState>, job: &AiJob, lane: Lane) -> Result<(), Api
     };
     // The search runs unlocked: the room stays open to its players.
     drop(room);
+    // The level's own time (master's; the depth-bound levels have none but
+    // the cap), never past the cap.
     let cap = state.config.ai_time_cap;
-    let full = match level {
-        Level::Master => plateau_games::MASTER_MOVETIME.min(cap),
-        _ => level.limits().movetime.map_or(cap, |t| t.min(cap)),
-    };
-    let threads = state.lane_threads(lane);
+    let full = level.limits().movetime.map_or(cap, |t| t.min(cap));
+    let threads = state.lane(lane).threads;
     let seed = version
         ^ code
             .bytes()
@@ -218,7 +244,7 @@ async fn think(state: &Arc<AppState>, job: &AiJob, lane: Lane) -> Result<(), Api
         tokio::select! {
             decision = &mut search => break decision,
             () = tokio::time::sleep(SHORTEN_CHECK) => {
-                let waiting = state.ai_waiting[crate::app::lane_index(lane)].load(Ordering::Relaxed);
+                let waiting = state.lane(lane).waiting.load(Ordering::Relaxed);
                 if started.elapsed() >= shrunk_cap(full, threads, waiting) {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -277,7 +303,10 @@ async fn show_queue(state: &Arc<AppState>, lane: Lane) {
     let Ok(queue) = state.blocking(move |s| s.ai_queue(now_ms(), lane)).await else {
         return;
     };
-    state.ai_waiting[crate::app::lane_index(lane)].store(queue.len() as u32, Ordering::Relaxed);
+    state
+        .lane(lane)
+        .waiting
+        .store(queue.len() as u32, Ordering::Relaxed);
     for (place, code) in queue.iter().enumerate() {
         let Some(shared) = state.cached_room(code) else {
             continue;

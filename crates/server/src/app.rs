@@ -9,7 +9,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{Mutex as AsyncMutex, Notify, OwnedMutexGuard, Semaphore};
@@ -83,16 +83,12 @@ pub struct AppState {
     pub(crate) storage: Arc<dyn Storage>,
     pub(crate) config: ServerConfig,
     rooms: Mutex<HashMap<String, Arc<AsyncMutex<Room>>>>,
-    /// Threads of the main AI lane (strong, expert, master).
-    pub(crate) ai_permits: Arc<Semaphore>,
-    /// Threads of the quick AI lane (beginner, medium).
-    pub(crate) quick_permits: Arc<Semaphore>,
+    /// The AI's lanes: main (strong, expert, master), quick (beginner,
+    /// medium).
+    lanes: [crate::ai::AiLane; 2],
     /// Threads for the AI's answers to draw offers, made while the room is
     /// held: never the workers' own, which may be waiting for that room.
     pub(crate) answer_permits: Arc<Semaphore>,
-    /// AI moves waiting for a thread, per lane (main, quick), as last seen:
-    /// a search running while many wait is cut short.
-    pub(crate) ai_waiting: [AtomicU32; 2],
     pub(crate) limiter: Limiter,
     /// Set when the server stops: background work (AI moves, sweeps) then
     /// writes nothing more.
@@ -102,8 +98,6 @@ pub struct AppState {
     stopping: tokio::sync::watch::Sender<bool>,
     /// This instance's name on the AI moves it claims.
     pub(crate) instance: String,
-    /// Wake the AI workers (main lane, quick lane): a move became due.
-    ai_wake: [Notify; 2],
     /// Wakes the task that shows each waiting room its place in line.
     pub(crate) queue_changed: Notify,
     /// Open event streams per address.
@@ -125,14 +119,6 @@ impl Drop for StreamSlot {
                 streams.remove(&self.address);
             }
         }
-    }
-}
-
-/// The index of a lane in the per-lane arrays.
-pub(crate) fn lane_index(lane: Lane) -> usize {
-    match lane {
-        Lane::Main => 0,
-        Lane::Quick => 1,
     }
 }
 
@@ -166,16 +152,16 @@ impl AppState {
         Arc::new(AppState {
             storage,
             limiter: Limiter::new(config.rates),
-            ai_permits: Arc::new(Semaphore::new(config.ai_threads.max(1))),
-            quick_permits: Arc::new(Semaphore::new(config.quick_ai_threads.max(1))),
+            lanes: [
+                crate::ai::AiLane::new(config.ai_threads),
+                crate::ai::AiLane::new(config.quick_ai_threads),
+            ],
             answer_permits: Arc::new(Semaphore::new(config.ai_threads.max(1))),
-            ai_waiting: [AtomicU32::new(0), AtomicU32::new(0)],
             config,
             rooms: Mutex::new(HashMap::new()),
             closed: AtomicBool::new(false),
             stopping: tokio::sync::watch::channel(false).0,
             instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
-            ai_wake: [Notify::new(), Notify::new()],
             queue_changed: Notify::new(),
             streams: Mutex::new(HashMap::new()),
         })
@@ -184,30 +170,17 @@ impl AppState {
     /// Wakes the AI workers of both lanes (a move became due), and the task
     /// that shows the rooms their place in line.
     pub(crate) fn wake_ai(&self) {
-        for wake in &self.ai_wake {
-            wake.notify_one();
+        for lane in &self.lanes {
+            lane.wake.notify_one();
         }
         self.queue_changed.notify_one();
     }
 
-    /// Resolves when `lane`'s worker is woken.
-    pub(crate) async fn ai_woken(&self, lane: Lane) {
-        self.ai_wake[lane_index(lane)].notified().await;
-    }
-
-    /// The threads of `lane`.
-    pub(crate) fn permits(&self, lane: Lane) -> Arc<Semaphore> {
+    /// The AI's `lane`: its threads, its wake-up, its line's length.
+    pub(crate) fn lane(&self, lane: Lane) -> &crate::ai::AiLane {
         match lane {
-            Lane::Main => Arc::clone(&self.ai_permits),
-            Lane::Quick => Arc::clone(&self.quick_permits),
-        }
-    }
-
-    /// How many threads `lane` has.
-    pub(crate) fn lane_threads(&self, lane: Lane) -> usize {
-        match lane {
-            Lane::Main => self.config.ai_threads.max(1),
-            Lane::Quick => self.config.quick_ai_threads.max(1),
+            Lane::Main => &self.lanes[0],
+            Lane::Quick => &self.lanes[1],
         }
     }
 

@@ -6,6 +6,7 @@ use crate::api::{Body, seat, token};
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::limits::Kind;
+use crate::storage::Lane;
 use axum::Json;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
@@ -66,7 +67,9 @@ pub async fn check(
         ));
     }
     // The search shares the AI's pool, so checks cannot starve the games.
-    let permit = Arc::clone(&state.ai_permits).acquire_owned().await;
+    let permit = Arc::clone(&state.lane(Lane::Main).permits)
+        .acquire_owned()
+        .await;
     // After a move the same side may still be to move (Escampe's Blanc places,
     // then moves first): read the score from the mover's side.
     let mover_to_move = game.side_to_move() == mover;

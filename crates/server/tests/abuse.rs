@@ -605,7 +605,8 @@ async fn echoed_input_is_bounded_and_escaped() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_draw_offer_declines_a_pending_takeback_in_the_log() {
     let server = TestServer::start(&test_db!("offer-replaces"), test_config()).await;
-    let (code, white, black) = draughts_friend_room(&server).await;
+    let (code, white) = white_room(&server, "draughts").await;
+    let black = join(&server, &code).await;
     play_first(&server, &code, &white).await;
     play_first(&server, &code, &black).await;
     let (status, body) = post(
@@ -648,11 +649,4 @@ async fn a_draw_offer_declines_a_pending_takeback_in_the_log() {
         "{log}"
     );
     server.stop().await;
-}
-
-/// A draughts room between two players: (code, white token, black token).
-async fn draughts_friend_room(server: &TestServer) -> (String, String, String) {
-    let (code, white) = white_room(server, "draughts").await;
-    let black = join(server, &code).await;
-    (code, white, black)
 }
