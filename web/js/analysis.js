@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { LocalEngine, EngineStopped } from './engine.js';
-import { boardFor, pickerFor } from './games.js';
+import { boardFor, pickerFor, describeScore, numberedLine } from './games.js';
 import { MAX_LISTED_MOVES } from './local.js';
 
 /** How long one analysis runs before it settles (it can be restarted). */
@@ -170,8 +170,15 @@ export function analysisView(root, { navigate, query }) {
     load();
   }
 
+  /** Escampe before both sides have placed: the engine's search starts after. */
+  function placementStage() {
+    // `active` reads "no listed moves" as placing; the engine lists them all.
+    return Boolean(info && !info.outcome && board && board.placement && model
+      && board.placement.active(model, info.side_to_move, { legal_moves: null }));
+  }
+
   async function analyse() {
-    if (!info || info.outcome) {
+    if (!info || info.outcome || placementStage()) {
       running = false;
       render();
       return;
@@ -246,12 +253,13 @@ export function analysisView(root, { navigate, query }) {
     section.dataset.eval = line ? String(Number.isFinite(white) ? white : (white > 0 ? 'win' : 'loss')) : '';
     const item = (term, value, key) => [h('dt', {}, term), h('dd', { 'data-figure': key }, value)];
     const toMove = info ? info.side_to_move : '';
+    const placing = placementStage();
     figures.replaceChildren(
       ...item('To move', info ? (info.outcome ? `game over: ${info.outcome.winner ? `${info.outcome.winner} won` : 'draw'} (${info.outcome.reason})` : toMove) : '…', 'to-move'),
-      ...item('Evaluation', line ? `${line.score.text} for ${line.side_to_move}` : '…', 'score'),
+      ...item('Evaluation', placing ? 'from the first move' : line ? describeScore(game, line.score, line.side_to_move) : '…', 'score'),
       ...item('Depth', line ? `${line.depth}/${line.seldepth}` : '…', 'depth'),
       ...item('Nodes', line ? `${line.nodes.toLocaleString('en')} (${Math.round(line.nps / 1000).toLocaleString('en')} kN/s)` : '…', 'nodes'));
-    pvLine.replaceChildren(h('span', { class: 'tag' }, 'Best line: '), line ? line.pv.join(' ') : '…');
+    pvLine.replaceChildren(h('span', { class: 'tag' }, 'Best line: '), placing ? '—' : line ? numberedLine(line.pv, moves.length) : '…');
     if (draft) {
       const name = (side) => (catalogue && catalogue.games.find((g) => g.name === game)?.sides[side]) || side;
       controls.replaceChildren(
@@ -271,7 +279,9 @@ export function analysisView(root, { navigate, query }) {
       board && board.editor ? h('button', { class: 'btn', type: 'button', 'data-action': 'set-up', disabled: !info, onclick: edit }, 'Set up') : '',
       h('button', { class: 'btn', type: 'button', 'data-action': 'flip', onclick: () => { flipped = !flipped; render(); } }, 'Flip board'),
       info ? h('a', { class: 'btn', 'data-link': true, href: '/', 'data-action': 'home' }, 'New game') : '');
-    hint.textContent = problem || (moves.length ? `Moves from the set position: ${moves.join(' ')}` : 'Play moves on the board to explore; the engine follows.');
+    hint.textContent = problem || (placing
+      ? 'The engine analyses from the first move: place both sides’ pieces first (type a placement, as C6/A6/B5/D5/E6/F5, or play one on the board).'
+      : moves.length ? `Moves from the set position: ${numberedLine(moves, 0)}` : 'Play moves on the board to explore; the engine follows.');
     hint.classList.toggle('bad', Boolean(problem));
   }
 
@@ -310,7 +320,7 @@ export function analysisView(root, { navigate, query }) {
    * fainter one.
    */
   function drawArrow() {
-    if (!line || !board || !board.lastCells) return;
+    if (!line || !board || !board.lastCells || placementStage()) return;
     const ns = 'http://www.w3.org/2000/svg';
     const matrix = svg.getScreenCTM();
     if (!matrix) return;

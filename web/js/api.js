@@ -36,10 +36,14 @@ export async function request(method, path, { body, token } = {}) {
 export const api = {
   games: () => request('GET', '/api/games'),
   lobby: () => request('GET', '/api/lobby'),
+  /** Where each of these rooms stands (one request for a player's list). */
+  summaries: (codes) => request('GET', `/api/rooms?codes=${codes.map(encodeURIComponent).join(',')}`),
   create: (body) => request('POST', '/api/rooms', { body }),
   state: (code) => request('GET', `/api/rooms/${encodeURIComponent(code)}`),
   join: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/join`, { body: {}, token }),
   play: (code, token, version, move) => request('POST', `/api/rooms/${encodeURIComponent(code)}/moves`, { body: { version, move }, token }),
+  /** The board is shown: a first move against the AI is timed from now. */
+  ready: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/ready`, { body: {}, token }),
   resign: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/resign`, { body: {}, token }),
   rematch: (code, token) => request('POST', `/api/rooms/${encodeURIComponent(code)}/rematch`, { body: {}, token }),
   /** Whether `move` is legal now, and a warning if it loses by force. */

@@ -21,7 +21,7 @@ export function benchView(root) {
     const { games } = await engine.request({ op: 'games' });
     for (const game of games) {
       if (destroyed) return;
-      status.textContent = `Searching the ${game.title} positions…`;
+      status.textContent = `Searching: ${game.title}…`;
       const result = await engine.request({ op: 'bench', game: game.name });
       rows.append(h('tr', { 'data-game': result.game, 'data-nps': String(result.nps), 'data-nodes': String(result.nodes) },
         h('td', {}, result.game), h('td', {}, String(result.depth)), h('td', {}, result.nodes.toLocaleString('en')),

@@ -4,10 +4,26 @@
 
 import { serverBackend } from './server.js';
 import { h, toast, copyText } from './dom.js';
-import { boardFor, pickerFor, sideName, passLabel } from './games.js';
+import { boardFor, pickerFor, sideName, passLabel, describeScore } from './games.js';
 import * as store from './store.js';
+import { evaluationGraph } from './graph.js';
+import { soundOn, setSound, moveSound, lowTimeSound } from './sound.js';
 
 const other = (side) => (side === 'white' ? 'black' : 'white');
+
+/** A board view switch as this browser last left it (`fallback` the first time). */
+function savedSwitch(key, fallback) {
+  try {
+    const value = localStorage.getItem(`plateau.view.${key}`);
+    return value === null ? fallback : value === 'on';
+  } catch (_) {
+    return fallback;
+  }
+}
+
+function saveSwitch(key, on) {
+  try { localStorage.setItem(`plateau.view.${key}`, on ? 'on' : 'off'); } catch (_) { /* not remembered */ }
+}
 
 export function gameView(root, code, { navigate, backend = serverBackend(code) }) {
   const remembered = backend.local ? null : store.get(code);
@@ -62,6 +78,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     if (ply) showPly(+ply.dataset.ply);
   });
   const replayBar = h('div', { class: 'replay', hidden: true });
+  const graph = evaluationGraph({ onPick: (ply) => showPly(ply) });
   const typedInput = h('input', { type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'Move in notation' });
   const typedForm = h('form', { class: 'typed', onsubmit: (e) => { e.preventDefault(); const text = typedInput.value.trim(); if (text && canAct()) submit(text); } },
     typedInput, h('button', { class: 'btn', type: 'submit' }, 'Play'));
@@ -82,6 +99,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       share,
       movesBox,
       replayBar,
+      graph.box,
       logList,
       h('details', {}, h('summary', {}, 'Type a move'), typedForm)));
   root.replaceChildren(section);
@@ -180,6 +198,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     }
     const moved = !state || next.version !== state.version || next.position !== state.position;
     const prior = state;
+    noteAnswer(prior, next);
     state = next;
     clockAt = performance.now();
     if (stream) stream.seen(state.version);
@@ -187,8 +206,13 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       positions = null;
       keepBefore(prior);
       if (replayPly !== null) showPly(replayPly);
+      const priorModel = prior && prior.game === state.game ? model : null;
       board = boardFor(state.game);
       model = board ? board.parse(state.position) : null;
+      if (prior && state.moves.length === prior.moves.length + 1) moveSound(priorModel, model, prior.side_to_move);
+      for (const toggle of (board && board.toggles) || []) {
+        if (!(toggle.key in switches)) switches[toggle.key] = savedSwitch(toggle.key, Boolean(toggle.on));
+      }
       picker = board && Array.isArray(state.legal_moves) && state.status === 'playing' ? pickerFor(board, model, state.legal_moves) : null;
       placement = [];
       risky = null;
@@ -196,6 +220,20 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       remember();
     }
     render();
+    sayShown();
+  }
+
+  // Against the AI, the person's first clock waits until the board is shown.
+  let shownSent = null;
+  function sayShown() {
+    if (!backend.ready || !state || state.status !== 'playing' || !state.ai || !state.clock) return;
+    if (state.clock.running || !mine(state.side_to_move) || shownSent === state.version) return;
+    shownSent = state.version;
+    // After the frame that draws the board.
+    requestAnimationFrame(() => {
+      if (destroyed) return;
+      backend.ready(tokens[state.side_to_move]).then(accept, () => { shownSent = null; });
+    });
   }
 
   /** Keeps the position before the last move: the previous state's, else the server's replay. */
@@ -270,17 +308,21 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
         if (value === 'gone') {
           store.forget(code);
           if (!state) {
-            // Nothing of a room to show: no board, no moves, no move form.
-            root.replaceChildren(h('section', { class: 'card notice', 'data-missing': code },
-              h('h1', {}, `There is no room ${code}`),
-              h('p', {}, 'It may have expired, or the code may be mistyped.'),
-              h('p', {}, h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'New game'))));
+            showMissing();
             return;
           }
         }
         renderConnection();
       },
     });
+  }
+
+  /** Nothing of a room to show: no board, no moves, no move form. */
+  function showMissing() {
+    root.replaceChildren(h('section', { class: 'card notice', 'data-missing': code },
+      h('h1', {}, `There is no room ${code}`),
+      h('p', {}, 'It may have expired, or the code may be mistyped.'),
+      h('p', {}, h('a', { class: 'btn primary', href: '/', 'data-link': true }, 'New game'))));
   }
 
   // ---- actions -----------------------------------------------------------
@@ -452,6 +494,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     renderLog();
     renderHint();
     keepingFocus(placementBar, renderPlacement);
+    graph.show(state, replayPly === null ? state.moves.length : replayPly);
     document.title = `${canAct() ? '● Your move · ' : ''}${state.title} · ${code} · plateau`;
     typedForm.querySelector('button').disabled = !canAct();
     // Only players type moves; spectators just watch.
@@ -568,8 +611,14 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       el.textContent = clockText(ms);
       el.classList.toggle('running', state.clock.running === side && state.status === 'playing');
       el.classList.toggle('low', ms <= low);
+      // Once per game: the player's own time running low.
+      if (ms <= low && state.status === 'playing' && state.clock.running === side && mine(side) && !bothHere() && warnedLow !== `${state.code} ${side}`) {
+        warnedLow = `${state.code} ${side}`;
+        lowTimeSound();
+      }
     }
   }
+  let warnedLow = null;
   const clockTimer = setInterval(tickClocks, 100);
 
   function renderPlayers() {
@@ -593,7 +642,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       const place = state.ai && state.ai.queue;
       if (state.ai.local) {
         const seen = state.ai.info;
-        const figures = seen ? ` depth ${seen.depth}, ${seen.score.text}` : '';
+        const figures = seen ? ` depth ${seen.depth}, ${describeScore(state.game, seen.score, seen.side_to_move || state.side_to_move)}` : '';
         return `The computer (${name}) is thinking in this browser…${figures}`;
       }
       return place
@@ -625,11 +674,26 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     }
   }
 
+  // An offer's answer (declined, withdrawn) stays in the status area for a
+  // while: the room's history alone is easy to miss.
+  let answered = null;
+  let answeredTimer = null;
+  function noteAnswer(prior, next) {
+    if (!prior || !prior.offer || next.offer || next.status !== 'playing' || next.moves.length !== prior.moves.length) return;
+    const line = (next.log || []).slice(-3).reverse().find((text) => /declined|withdrew/.test(text));
+    if (!line) return;
+    answered = line.charAt(0).toUpperCase() + line.slice(1);
+    clearTimeout(answeredTimer);
+    answeredTimer = setTimeout(() => { answered = null; if (state && !destroyed) renderOffer(); }, 8000);
+  }
+
   function renderOffer() {
     const offer = state.status === 'playing' ? state.offer : null;
-    offerLine.hidden = !offer;
+    if (offer) answered = null;
+    offerLine.hidden = !offer && !answered;
+    offerLine.classList.toggle('answered', !offer && Boolean(answered));
     if (!offer) {
-      offerLine.replaceChildren();
+      offerLine.replaceChildren(...(answered ? [h('span', { 'data-answer': true }, answered)] : []));
       return;
     }
     const who = sideName(state.game, offer.by);
@@ -683,8 +747,9 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       items.push(h('button', { class: 'btn primary', type: 'button', 'data-action': 'move-now', disabled: !state.ai.info, title: 'Stop the search: the computer plays the best move of its deepest finished iteration', onclick: () => backend.moveNow() }, 'Move now'));
     }
     items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'flip', 'aria-pressed': String(userFlip), onclick: () => { userFlip = !userFlip; render(); } }, 'Flip board'));
+    items.push(h('button', { class: 'btn', type: 'button', 'data-action': 'sound', 'aria-pressed': String(soundOn()), title: 'Sounds for moves, captures and low time', onclick: () => { setSound(!soundOn()); render(); } }, 'Sound'));
     for (const toggle of (board && board.toggles) || []) {
-      items.push(h('button', { class: 'btn', type: 'button', 'data-action': toggle.key, 'aria-pressed': String(Boolean(switches[toggle.key])), onclick: () => { switches[toggle.key] = !switches[toggle.key]; render(); } }, toggle.label));
+      items.push(h('button', { class: 'btn', type: 'button', 'data-action': toggle.key, 'aria-pressed': String(Boolean(switches[toggle.key])), onclick: () => { switches[toggle.key] = !switches[toggle.key]; saveSwitch(toggle.key, switches[toggle.key]); render(); } }, toggle.label));
     }
     if (playing && seated().length) {
       const asker = bothHere() ? other(state.side_to_move) : seated()[0];
@@ -734,7 +799,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     share.replaceChildren(
       h('div', {}, waiting ? 'Send this link to your friend: ' : 'Room ', h('span', { class: 'code' }, code)),
       input,
-      h('div', {}, copy, ' ', h('a', { class: 'btn', href: `/api/rooms/${code}/record`, target: '_blank', rel: 'noopener' }, 'Game record')));
+      h('div', {}, copy, ' ', h('a', { class: 'btn', href: `/api/rooms/${code}/record?download`, download: '', 'data-action': 'record' }, 'Game record'), ' ', h('a', { class: 'btn', href: `/rules/${state.game}`, 'data-link': true, 'data-action': 'rules' }, 'Rules')));
   }
 
   function renderMoves() {
@@ -861,7 +926,26 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
 
   // ---- start -------------------------------------------------------------
 
-  connect();
+  if (backend.local) {
+    connect();
+  } else {
+    // The state first: a room that does not exist gets its notice without an
+    // event stream (whose 404 the browser would log as an error).
+    backend.state().then((first) => {
+      if (destroyed) return;
+      accept(first);
+      connect();
+    }, (err) => {
+      if (destroyed) return;
+      if (err.status === 404) {
+        store.forget(code);
+        showMissing();
+      } else {
+        setHint(err.message, true);
+        connect();
+      }
+    });
+  }
 
   return {
     destroy() {
@@ -871,6 +955,8 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       document.removeEventListener('keydown', onKey);
       clearInterval(clockTimer);
       clearTimeout(resignArmed);
+      clearTimeout(answeredTimer);
+      graph.destroy();
     },
   };
 }

@@ -60,3 +60,41 @@ export function colourChoices(game) {
 export function passLabel(move) {
   return Object.values(BOARDS).some((board) => board.passMove === move) ? 'Pass' : move;
 }
+
+/**
+ * An engine score in the game's own units, from White's side: "+1.4 men
+ * (White is better)", "Black wins in 5" when proven. `score` is the engine's
+ * ({value, ends_in}) for `toMove`; a unit is 100 of its points in every game
+ * (a man, a stone, a marble; in Escampe, a clear advantage).
+ */
+export function describeScore(game, score, toMove) {
+  if (!score) return '';
+  const mover = toMove === 'black' ? 'black' : 'white';
+  const board = boardFor(game);
+  if (score.ends_in !== null && score.ends_in !== undefined) {
+    const winner = score.value > 0 ? mover : (mover === 'white' ? 'black' : 'white');
+    const moves = Math.max(1, Math.ceil(Math.abs(score.ends_in) / 2));
+    return `${sideName(game, winner)} wins in ${moves} move${moves === 1 ? '' : 's'}`;
+  }
+  const white = (mover === 'white' ? score.value : -score.value) / 100;
+  const unit = board && board.scoreUnit;
+  const size = Math.abs(white);
+  const amount = `${white >= 0 ? '+' : '−'}${size.toFixed(size >= 10 ? 0 : 1)}`;
+  const named = unit ? ` ${size.toFixed(1) === '1.0' ? unit[0] : unit[1]}` : '';
+  if (size < 0.2) return `${amount}${named} (about equal)`;
+  const better = sideName(game, white > 0 ? 'white' : 'black');
+  const how = size < 0.7 ? 'is slightly better' : size < 2 ? 'is better' : 'is winning';
+  return `${amount}${named} (${better} ${how})`;
+}
+
+/**
+ * A line of moves numbered like the move list: `ply` moves were played
+ * before its first (move numbers count pairs of moves from the start).
+ */
+export function numberedLine(moves, ply) {
+  return moves.map((move, i) => {
+    const at = ply + i;
+    if (at % 2 === 0) return `${at / 2 + 1}. ${move}`;
+    return i === 0 ? `${Math.floor(at / 2) + 1}… ${move}` : move;
+  }).join(' ');
+}

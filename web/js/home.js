@@ -11,31 +11,58 @@ import { createLocalGame, forgetLocal, localGames } from './local.js';
 /** Time controls offered: minutes + seconds added per move. */
 const CLOCKS = [['', 'No clock'], ['1+0', '1 min'], ['3+2', '3 min + 2 s'], ['5+3', '5 min + 3 s'], ['10+5', '10 min + 5 s'], ['15+10', '15 min + 10 s'], ['30+0', '30 min']];
 
-export function homeView(root, { navigate }) {
+export function homeView(root, { navigate, query = new URLSearchParams() }) {
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'card', 'aria-labelledby': 'new-game-title' }, h('h2', { id: 'new-game-title' }, 'New game'), h('p', {}, 'Loading the games…'));
   const recent = h('section', { class: 'card', 'aria-labelledby': 'recent-title' });
   const lobby = h('section', { class: 'card lobby', 'aria-labelledby': 'lobby-title' }, h('h2', { id: 'lobby-title' }, 'Lobby'));
   root.replaceChildren(h('div', { class: 'home' }, form, lobby, recent));
-  renderRecent();
-  // The lobby refreshes while the page is shown.
-  const LOBBY_EVERY_MS = 4000;
-  let lobbyTimer = null;
   let gone = false;
-  const refreshLobby = async () => {
-    clearTimeout(lobbyTimer);
-    let listed = null;
-    let problem = '';
-    try {
-      listed = await api.lobby();
-    } catch (err) {
-      problem = err.message;
+  // The lobby, live: the server streams it whenever it changes.
+  let lobbyFeed = null;
+  let lobbyTimer = null;
+  let lastLobby = null;
+  if (typeof EventSource === 'function') {
+    lobbyFeed = new EventSource('/api/lobby/events');
+    lobbyFeed.addEventListener('lobby', (event) => {
+      try { lastLobby = JSON.parse(event.data); } catch (_) { return; }
+      renderLobby(lastLobby, '');
+    });
+    // EventSource reconnects by itself; say so only while nothing is shown.
+    lobbyFeed.onerror = () => { if (!lastLobby && !gone) renderLobby(null, 'the server cannot be reached; retrying'); };
+  } else {
+    const poll = async () => {
+      try { lastLobby = await api.lobby(); renderLobby(lastLobby, ''); } catch (err) { renderLobby(lastLobby, err.message); }
+      if (!gone) lobbyTimer = setTimeout(poll, 4000);
+    };
+    poll();
+  }
+
+  // Where each of this browser's games stands, read again while the page
+  // is shown.
+  const STANDING_EVERY_MS = 10000;
+  let standing = new Map();
+  let standingTimer = null;
+  renderRecent();
+  const refreshStanding = async () => {
+    clearTimeout(standingTimer);
+    const codes = store.games().filter((g) => !g.missing).map((g) => g.code).slice(0, 30);
+    if (codes.length) {
+      try {
+        const answer = await api.summaries(codes);
+        if (gone) return;
+        standing = new Map(answer.rooms.map((room) => [room.code, room]));
+        for (const code of answer.missing) store.update(code, { missing: true });
+        for (const room of answer.rooms) {
+          store.update(room.code, { status: room.status, result: room.result });
+        }
+      } catch (_) { /* the list keeps what it last knew */ }
     }
     if (gone) return;
-    renderLobby(listed, problem);
-    lobbyTimer = setTimeout(refreshLobby, LOBBY_EVERY_MS);
+    renderRecent();
+    standingTimer = setTimeout(refreshStanding, STANDING_EVERY_MS);
   };
-  refreshLobby();
+  refreshStanding();
 
   loadCatalogue().then((catalogue) => buildForm(catalogue)).catch((err) => {
     form.replaceChildren(h('h2', {}, 'New game'), h('p', { class: 'error' }, `The game list could not be loaded: ${err.message}`));
@@ -52,8 +79,9 @@ export function homeView(root, { navigate }) {
   function buildForm(catalogue) {
     const games = catalogue.games;
     loadedGames = games;
-    let game = games[0];
+    let game = games.find((g) => g.name === query.get('game')) || games[0];
     const desc = h('p', { class: 'game-desc' });
+    const rulesLink = h('a', { 'data-link': true, 'data-action': 'rules' }, 'Rules');
     const variantSelect = h('select', { name: 'variant', id: 'variant' });
     const variantRow = h('label', { class: 'inline', for: 'variant' }, 'Variant ', variantSelect);
     const levelSelect = h('select', { name: 'level', id: 'level' }, catalogue.levels.map((l) => h('option', { value: l, selected: l === 'medium' }, l)));
@@ -62,7 +90,9 @@ export function homeView(root, { navigate }) {
 
     const updateGame = () => {
       game = games.find((g) => g.name === form.elements.game.value) || games[0];
-      desc.textContent = game.description;
+      desc.replaceChildren(`${game.description} `, rulesLink);
+      rulesLink.href = `/rules/${game.name}`;
+      rulesLink.textContent = `Rules of ${game.title}`;
       variantSelect.replaceChildren(...game.variants.map((v) => h('option', { value: v.name, title: v.description }, `${v.name} — ${v.description}`)));
       variantRow.hidden = !game.variants.length;
       const current = form.elements.colour ? form.elements.colour.value : 'random';
@@ -140,6 +170,24 @@ export function homeView(root, { navigate }) {
     navigate(`/r/${created.code}`);
   }
 
+  /** Takes the free seat of a listed game and opens it: one click. */
+  async function joinListed(room, button) {
+    button.disabled = true;
+    lobbyError.textContent = '';
+    lobbyError.hidden = true;
+    try {
+      const joined = await api.join(room.code);
+      store.remember({ code: room.code, game: room.game, variant: room.variant || undefined, title: room.title, tokens: { [joined.seat]: joined.token }, opponent: 'friend' });
+      navigate(`/r/${room.code}`);
+    } catch (err) {
+      button.disabled = false;
+      lobbyError.textContent = `${room.code}: ${err.message}`;
+      lobbyError.hidden = false;
+    }
+  }
+
+  const lobbyError = h('p', { class: 'error', role: 'alert', hidden: true });
+
   function renderLobby(listed, problem) {
     const title = h('h2', { id: 'lobby-title' }, 'Lobby');
     if (!listed) {
@@ -150,12 +198,13 @@ export function homeView(root, { navigate }) {
     const name = (room) => `${room.title}${room.variant ? ` ${room.variant}` : ''}${clock(room)}`;
     const open = listed.waiting.map((room) => h('li', { 'data-code': room.code },
       h('span', {}, name(room), h('span', { class: 'meta' }, ` · ${sideName(room.game, room.creator || 'white')} waits for an opponent · ${room.code}`)),
-      h('a', { class: 'btn primary', href: `/r/${room.code}`, 'data-link': true, 'data-action': 'lobby-join' }, 'Join')));
+      h('button', { class: 'btn primary', type: 'button', 'data-action': 'lobby-join', onclick: (event) => joinListed(room, event.currentTarget) }, 'Join')));
     const watch = listed.playing.map((room) => h('li', { 'data-code': room.code },
       h('span', {}, name(room), h('span', { class: 'meta' }, ` · ${room.ai ? `against the computer (${room.ai.level})` : 'two players'} · ${room.moves} moves · ${room.code}`)),
       h('a', { class: 'btn', href: `/r/${room.code}`, 'data-link': true, 'data-action': 'lobby-watch' }, 'Watch')));
     lobby.replaceChildren(
       title,
+      lobbyError,
       open.length ? h('ul', { class: 'recent open-games' }, open) : h('p', { class: 'meta' }, 'No open game: start one with “A friend” and “List it in the lobby”.'),
       watch.length ? h('h3', {}, 'Games to watch') : '',
       watch.length ? h('ul', { class: 'recent live-games' }, watch) : '');
@@ -170,17 +219,37 @@ export function homeView(root, { navigate }) {
       if (/^[A-Z2-9]{5}$/.test(code)) navigate(`/r/${code}`);
     } }, codeInput, h('button', { class: 'btn', type: 'submit' }, 'Open room'));
     const opponent = (g) => ({ ai: `vs computer${g.level ? ` (${g.level})` : ''}`, local: 'both sides here', friend: 'vs a friend' })[g.opponent] || '';
-    const result = (g) => {
-      if (g.status !== 'finished') return g.status === 'waiting' ? 'waiting for a friend' : 'in progress';
-      if (!g.result || !g.result.winner) return 'drawn';
-      return `${g.result.winner} won`;
+    const mine = (g) => Object.keys(g.tokens || {});
+    /** Where the game stands for this browser, and whether it waits for us. */
+    const where = (g) => {
+      if (g.missing) return { text: 'no longer on the server', turn: false };
+      const room = standing.get(g.code);
+      const status = room ? room.status : g.status;
+      const result = room ? room.result : g.result;
+      if (status === 'finished') {
+        const how = result && result.reason ? ` (${result.reason})` : '';
+        if (!result || !result.winner) return { text: `drawn${how}`, turn: false, over: true };
+        const won = mine(g).length === 1 ? (mine(g)[0] === result.winner ? 'you won' : 'you lost') : `${sideName(g.game, result.winner)} won`;
+        return { text: `${won}${how}`, turn: false, over: true };
+      }
+      if (status === 'waiting') return { text: 'waiting for an opponent', turn: false };
+      if (!room) return { text: 'in progress', turn: false };
+      const ours = mine(g).includes(room.side_to_move);
+      if (g.opponent === 'local') return { text: `${sideName(g.game, room.side_to_move)} to move`, turn: false };
+      if (room.offer && !mine(g).includes(room.offer.by)) return { text: `${room.offer.kind} offered to you`, turn: true };
+      return ours ? { text: 'your turn', turn: true } : { text: 'their turn', turn: false };
     };
+    const rows = games.map((g) => ({ g, at: where(g) }));
+    const waiting = rows.filter((row) => row.at.turn).length;
+    document.title = waiting ? `(${waiting}) Your turn · plateau` : 'plateau';
     recent.replaceChildren(
       h('h2', { id: 'recent-title' }, 'Your games'),
-      games.length ? h('ul', { class: 'recent' }, games.map((g) => h('li', {},
+      games.length ? h('ul', { class: 'recent your-games' }, rows.map(({ g, at }) => h('li', { 'data-code': g.code, 'data-turn': at.turn ? 'mine' : '', class: at.turn ? 'my-turn' : '' },
         h('span', {},
           h('a', { href: `/r/${g.code}`, 'data-link': true }, `${g.title || g.game}${g.variant ? ` ${g.variant}` : ''}`),
-          h('span', { class: 'meta' }, ` · ${Object.keys(g.tokens || {}).join(' & ')} ${opponent(g)} · ${result(g)} · ${g.code}`)),
+          h('span', { class: 'meta' }, ` · ${mine(g).map((side) => sideName(g.game, side)).join(' & ')} ${opponent(g)} · `),
+          h('span', { class: at.turn ? 'turn' : 'meta', 'data-standing': true }, at.text),
+          h('span', { class: 'meta' }, ` · ${g.code}`)),
         h('button', { class: 'btn', type: 'button', 'aria-label': `Forget game ${g.code}`, onclick: () => { store.forget(g.code); renderRecent(); } }, '✕'))))
         : h('p', { class: 'meta' }, 'Games you start or join appear here, so you can come back to them.'),
       ...localList(),
@@ -206,5 +275,12 @@ export function homeView(root, { navigate }) {
     ];
   }
 
-  return { destroy() { gone = true; clearTimeout(lobbyTimer); } };
+  return {
+    destroy() {
+      gone = true;
+      clearTimeout(lobbyTimer);
+      clearTimeout(standingTimer);
+      if (lobbyFeed) lobbyFeed.close();
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { localBackend } from './local.js';
 import { analysisView } from './analysis.js';
 import { trainView } from './train.js';
 import { benchView } from './bench.js';
+import { rulesView, RULE_GAMES } from './rules.js';
 
 const app = document.getElementById('app');
 let current = null;
@@ -29,6 +30,14 @@ function route() {
     document.title = `plateau · ${view[1]}`;
     return;
   }
+  const rules = /^\/rules(?:\/([^/]*))?\/?$/.exec(location.pathname);
+  if (rules) {
+    let game = rules[1] || '';
+    try { game = decodeURIComponent(game); } catch (_) { /* shown as typed */ }
+    current = rulesView(app, { game, navigate });
+    document.title = RULE_GAMES.includes(game) ? `plateau · rules of ${game}` : 'plateau · rules';
+    return;
+  }
   const room = /^\/r\/([A-Za-z0-9]{5})\/?$/.exec(location.pathname);
   const badRoom = !room && /^\/r\/([^/]*)/.exec(location.pathname);
   if (badRoom) {
@@ -38,7 +47,7 @@ function route() {
     document.title = 'plateau · no such room';
     return;
   }
-  current = room ? gameView(app, room[1].toUpperCase(), { navigate }) : homeView(app, { navigate });
+  current = room ? gameView(app, room[1].toUpperCase(), { navigate }) : homeView(app, { navigate, query: new URLSearchParams(location.search) });
   document.title = room ? `plateau · room ${room[1].toUpperCase()}` : 'plateau';
 }
 

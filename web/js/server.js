@@ -12,6 +12,7 @@ export function serverBackend(code) {
     state: () => api.state(code),
     play: (token, version, move) => api.play(code, token, version, move),
     resign: (token) => api.resign(code, token),
+    ready: (token) => api.ready(code, token),
     offer: (token, what, action) => api.offer(code, token, what, action),
     rematch: (token) => api.rematch(code, token),
     positions: () => api.positions(code),

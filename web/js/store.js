@@ -40,3 +40,12 @@ export function remember(entry) {
 export function forget(code) {
   save(load().filter((g) => g.code !== code));
 }
+
+/** Sets fields of a remembered game without making it the most recent. */
+export function update(code, fields) {
+  const list = load();
+  const old = list.find((g) => g.code === code);
+  if (!old) return;
+  Object.assign(old, fields);
+  save(list);
+}

@@ -10,8 +10,10 @@
 //!   the game that keeps its accumulators up to date;
 //! - [`Rng`]: a deterministic generator for tests, AI randomness and Zobrist keys;
 //! - [`save`]: the save file of games whose draw rules remember past positions;
-//! - [`time`]: a monotonic clock that also runs in the browser build.
+//! - [`time`]: a monotonic clock that also runs in the browser build;
+//! - [`date`]: calendar dates as game records write them.
 
+pub mod date;
 mod erased;
 mod error;
 pub mod eval;

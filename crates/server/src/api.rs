@@ -415,6 +415,97 @@ pub async fn join(
     Ok(Json(json!({ "seat": side_name(seat), "token": token })))
 }
 
+/// Rooms one `GET /api/rooms?codes=` reads at most: a browser keeps its
+/// last 30 games.
+const MAX_SUMMARIES: usize = 30;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SummaryQuery {
+    /// Room codes, comma-separated.
+    codes: String,
+}
+
+/// `GET /api/rooms?codes=A,B,...`: where each of a player's games stands
+/// (status, whose turn, result, clocks), for the home page's list: one
+/// request instead of one per game. Codes of rooms that no longer exist are
+/// listed under `missing`. Each code counts as one room read.
+pub async fn summaries(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    query: Result<axum::extract::Query<SummaryQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let axum::extract::Query(query) = query.map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("{}; ask for ?codes=ABCDE,FGHJK", e.body_text()),
+        )
+    })?;
+    let codes: Vec<&str> = query
+        .codes
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    if codes.len() > MAX_SUMMARIES {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{} codes asked for; at most {MAX_SUMMARIES} at once",
+                codes.len()
+            ),
+        ));
+    }
+    if let Some(bad) = codes
+        .iter()
+        .find(|c| !tokens::is_code(&c.to_ascii_uppercase()))
+    {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "{} is not a room code (five letters and digits)",
+                quoted(bad)
+            ),
+        ));
+    }
+    let mut rooms = Vec::new();
+    let mut missing = Vec::new();
+    for code in codes {
+        state.limit(peer.ip(), Kind::Lookup)?;
+        let mut room = match state.room(code, peer.ip()).await {
+            Ok(room) => room,
+            Err(err) if err.status == StatusCode::NOT_FOUND => {
+                missing.push(code.to_ascii_uppercase());
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
+        crate::clock::check_flag(&state, &mut room).await?;
+        let data = &room.data;
+        rooms.push(json!({
+            "code": data.code,
+            "game": data.spec.info.name,
+            "variant": (!data.spec.variant.is_empty()).then_some(data.spec.variant),
+            "title": data.spec.info.title,
+            "version": data.version,
+            "status": data.status.name(),
+            "side_to_move": side_name(data.game.side_to_move()),
+            "moves": data.game.history().len(),
+            "result": data.result.as_ref().map(|r| json!({
+                "winner": r.winner.map(side_name),
+                "reason": r.reason,
+            })),
+            "ai": data.ai.map(|(side, level)| json!({"seat": side_name(side), "level": level.name()})),
+            "offer": data.offer.map(|offer| json!({
+                "kind": offer.kind.name(),
+                "by": side_name(offer.by),
+            })),
+            "clock": data.clock.map(|c| c.shown(crate::clock::now_ms())),
+        }));
+    }
+    Ok(Json(json!({ "rooms": rooms, "missing": missing })))
+}
+
 /// `GET /api/rooms/{code}`.
 pub async fn get_room(
     State(state): State<Arc<AppState>>,
@@ -514,7 +605,8 @@ pub(crate) async fn apply_move(
         .game
         .outcome()
         .is_none()
-        .then(|| next.game.side_to_move());
+        .then(|| next.game.side_to_move())
+        .filter(|&side| !next.awaits_first_sight(side));
     if let Some(clock) = next.clock.as_mut() {
         clock.after_move(seat, to_move, crate::clock::now_ms());
         changes.push(clock.change());
@@ -526,6 +618,37 @@ pub(crate) async fn apply_move(
     }
     finish_if_over(&mut next, &mut changes);
     state.commit(room, next, changes).await
+}
+
+/// `POST /api/rooms/{code}/ready`: the page has shown the player the board.
+/// Against the AI, a person's clock waits for this before their first move;
+/// otherwise (or said twice) it changes nothing. Answers the state.
+pub async fn ready(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(code): Path<String>,
+    headers: HeaderMap,
+    Body(body): Body<TokenBody>,
+) -> Result<Json<Value>, ApiError> {
+    state.limit(peer.ip(), Kind::Join)?;
+    let mut room = state.room(&code, peer.ip()).await?;
+    let side = seat(&room, token(&headers, body.token.as_deref())?.as_deref())?;
+    let data = &room.data;
+    let waiting = data.status == Status::Playing
+        && data.game.outcome().is_none()
+        && data.game.side_to_move() == side
+        && data.clock.is_some_and(|c| c.running.is_none())
+        && data.awaits_first_sight(side);
+    if !waiting {
+        return Ok(Json(room.state()));
+    }
+    let mut next = room.data.clone();
+    let mut changes = Vec::new();
+    if let Some(clock) = next.clock.as_mut() {
+        clock.start(side, crate::clock::now_ms());
+        changes.push(clock.change());
+    }
+    Ok(Json(state.commit(&mut room, next, changes).await?))
 }
 
 /// Ends the room when its game is over by the rules: status and result.
@@ -675,15 +798,45 @@ pub async fn record(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(code): Path<String>,
+    headers: HeaderMap,
+    query: axum::extract::RawQuery,
 ) -> Result<Response, ApiError> {
     state.limit(peer.ip(), Kind::Lookup)?;
     let room = state.room(&code, peer.ip()).await?;
-    let result = room.data.result.as_ref().map(|r| plateau_core::Verdict {
-        winner: r.winner,
-        reason: &r.reason,
+    // Where the game was played, as the client reached the server; only a
+    // plain host name is written into the record.
+    let site = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .filter(|host| {
+            host.len() <= 100
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        })
+        .map_or_else(|| "plateau".to_string(), |host| format!("plateau {host}"));
+    let record = crate::record::write(&room.data, &site);
+    let download = query.0.is_some_and(|q| {
+        q.split('&')
+            .any(|p| p == "download" || p.starts_with("download="))
     });
-    let text = room.data.game.record(result);
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+    let disposition = format!(
+        "{}; filename=\"plateau-{}.{}\"",
+        if download { "attachment" } else { "inline" },
+        room.data.code,
+        record.extension
+    );
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        record.text,
+    )
+        .into_response())
 }
 
 #[cfg(test)]

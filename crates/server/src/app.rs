@@ -102,6 +102,13 @@ pub struct AppState {
     pub(crate) queue_changed: Notify,
     /// Open event streams per address.
     streams: Mutex<HashMap<IpAddr, usize>>,
+    /// Public waiting rooms whose creator has an event stream open here,
+    /// with how many: the lobby lists them (lobby.rs).
+    pub(crate) lobby_present: Mutex<HashMap<String, usize>>,
+    /// Wakes the task that streams the lobby: something in it changed.
+    pub(crate) lobby_changed: Notify,
+    /// The lobby as last streamed (`None` while nobody watches).
+    pub(crate) lobby_feed: tokio::sync::watch::Sender<Option<Arc<str>>>,
 }
 
 /// One open event stream of an address, counted while it lives.
@@ -164,6 +171,9 @@ impl AppState {
             instance: format!("{}-{}", std::process::id(), &tokens::new_token()[..8]),
             queue_changed: Notify::new(),
             streams: Mutex::new(HashMap::new()),
+            lobby_present: Mutex::new(HashMap::new()),
+            lobby_changed: Notify::new(),
+            lobby_feed: tokio::sync::watch::channel(None).0,
         })
     }
 
@@ -617,8 +627,12 @@ impl AppState {
                 "the room changed in the meantime; reload it",
             ));
         }
+        let listed = room.data.public || next.public;
         room.data = next;
         room.publish(payload);
+        if listed {
+            self.lobby_changed.notify_one();
+        }
         if ai_due {
             self.wake_ai();
         }
@@ -761,12 +775,16 @@ pub fn router(state: Arc<AppState>) -> Router {
     let timeout = state.config.request_timeout;
     let limited = Router::new()
         .route("/api/games", get(crate::api::games))
-        .route("/api/rooms", post(crate::api::create_room))
+        .route(
+            "/api/rooms",
+            post(crate::api::create_room).get(crate::api::summaries),
+        )
         .route("/api/lobby", get(crate::lobby::lobby))
         .route("/api/rooms/{code}", get(crate::api::get_room))
         .route("/api/rooms/{code}/join", post(crate::api::join))
         .route("/api/rooms/{code}/moves", post(crate::api::play))
         .route("/api/rooms/{code}/resign", post(crate::api::resign))
+        .route("/api/rooms/{code}/ready", post(crate::api::ready))
         .route("/api/rooms/{code}/draw", post(crate::offers::draw))
         .route("/api/rooms/{code}/check", post(crate::check::check))
         .route("/api/rooms/{code}/takeback", post(crate::offers::takeback))
@@ -779,12 +797,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/analysis", get(crate::web::local_page))
         .route("/train", get(crate::web::local_page))
         .route("/bench", get(crate::web::local_page))
+        .route("/rules", get(crate::web::local_page))
+        .route("/rules/{game}", get(crate::web::local_page))
         .layer(TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             timeout,
         ));
     Router::new()
         .route("/api/rooms/{code}/events", get(crate::sse::events))
+        .route("/api/lobby/events", get(crate::lobby::events))
         .merge(limited)
         .fallback(get(crate::web::file).fallback(crate::api::not_found))
         .layer(RequestBodyLimitLayer::new(state.config.body_limit))
@@ -817,6 +838,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
             if let Err(err) = beating.blocking(move |s| s.beat(&instance, now)).await {
                 eprintln!("heartbeat: {}", err.message);
             }
+            crate::lobby::mark_present(&beating).await;
         }
     });
     match state.resume_ai().await {
@@ -842,6 +864,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Arc<AppState>) -> s
     tokio::spawn(crate::ai::work(Arc::clone(&state), Lane::Main));
     tokio::spawn(crate::ai::work(Arc::clone(&state), Lane::Quick));
     tokio::spawn(crate::ai::show_queues(Arc::clone(&state)));
+    tokio::spawn(crate::lobby::feed(Arc::clone(&state)));
     let sweeper = Arc::clone(&state);
     tokio::spawn(async move {
         let mut interval = tokio::time::interval(sweeper.config.sweep_interval);

@@ -176,12 +176,14 @@ impl ClockState {
 }
 
 /// Starts the clock of the side to move in `next`, if it has a clock and is
-/// being played (recording the change), or stops it otherwise.
+/// being played (recording the change), or stops it otherwise. A person's
+/// first move against the AI waits for their page ([`RoomData::awaits_first_sight`]).
 pub(crate) fn restart(next: &mut RoomData, changes: &mut Vec<Change>, now: i64) {
     let playing = next.status == Status::Playing && next.game.outcome().is_none();
     let to_move = next.game.side_to_move();
+    let waits = next.awaits_first_sight(to_move);
     if let Some(clock) = next.clock.as_mut() {
-        if playing {
+        if playing && !waits {
             clock.start(to_move, now);
         } else {
             clock.stop(now);

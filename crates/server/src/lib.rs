@@ -18,6 +18,7 @@ mod http;
 pub mod limits;
 mod lobby;
 mod offers;
+mod record;
 mod replay;
 mod room;
 mod sse;

@@ -312,6 +312,27 @@ impl RoomData {
     /// against the AI, which answers at once, each takeback would be free
     /// thinking time (Lichess turns takebacks off in rated games for the
     /// same reason).
+    /// Whether `side` is a person playing the AI who has not moved yet:
+    /// their clock waits until their page has shown them the board (`POST
+    /// .../ready`), as on Lichess, where the first move's time does not run
+    /// before the player sees the board.
+    pub fn awaits_first_sight(&self, side: Side) -> bool {
+        if self.ai.is_none() || self.is_ai(side) || self.clock.is_none() {
+            return false;
+        }
+        // Each side has moved once the first two plies are played.
+        let mut replay = self.spec.new_game();
+        for mv in self.game.history().iter().take(2) {
+            if replay.side_to_move() == side {
+                return false;
+            }
+            if replay.play(mv).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
     pub fn takebacks_off(&self, side: Side) -> bool {
         self.clock.is_some() && self.is_ai(!side)
     }

@@ -10,7 +10,8 @@
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::limits::Kind;
-use crate::room::{Event, Need, Room};
+use crate::lobby::CreatorPresent;
+use crate::room::{Event, Need, Room, Status};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -110,6 +111,10 @@ pub async fn events(
                 seat,
             }
         });
+        // In a public room waiting for an opponent, the only seat taken is
+        // its creator's: the room is in the lobby while this stream lives.
+        let listed = (seat.is_some() && room.data.public && room.data.status == Status::Waiting)
+            .then(|| CreatorPresent::new(&state, &room.data.code));
         // Ahead of `data` when another instance's changes were passed on.
         let version = room.data.version.max(room.published);
         // A few events behind: exactly what was missed, from memory.
@@ -126,7 +131,7 @@ pub async fn events(
             kept,
             current,
             room.data.code.clone(),
-            presence,
+            (presence, listed),
         )
     };
     drop(room);

@@ -271,3 +271,6 @@ export const editor = {
     return `${rows.join('/')} ${model.side === 'white' ? 'w' : 'b'} b${model.lost.black} w${model.lost.white}`;
   },
 };
+
+/** What 100 of the engine's points are worth: the analysis speaks in it. */
+export const scoreUnit = ['marble', 'marbles'];

@@ -58,8 +58,9 @@ export function lastCells(move) {
   return move.match(/[a-i][1-9]/g) || [];
 }
 
-export function autoFlip() {
-  return false;
+/** Black's stones start at the bottom; a player of White sees theirs there. */
+export function autoFlip(model, seat) {
+  return seat === 'white';
 }
 
 export function describe(model) {
@@ -130,3 +131,6 @@ export const editor = {
     return `${ranks.join('/')} ${model.side === 'white' ? 'o' : 'x'}${model.jumps ? ' 0 1' : ''}`;
   },
 };
+
+/** What 100 of the engine's points are worth: the analysis speaks in it. */
+export const scoreUnit = ['stone', 'stones'];

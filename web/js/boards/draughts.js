@@ -195,7 +195,8 @@ export function bottomSide(model, flipped) {
 }
 
 /** View switches the room page offers for this board (passed to `draw` as `view[key]`). */
-export const toggles = [{ key: 'numbers', label: 'Square numbers' }];
+/** Square numbers are on at first: the notation is made of them. */
+export const toggles = [{ key: 'numbers', label: 'Square numbers', on: true }];
 
 /** The analysis board's set-up editor: what a click puts on a square, and the text. */
 export const editor = {
@@ -215,3 +216,6 @@ export const editor = {
     return `${model.side === 'white' ? 'W' : 'B'}:W${list('white')}:B${list('black')}`;
   },
 };
+
+/** What 100 of the engine's points are worth: the analysis speaks in it. */
+export const scoreUnit = ['man', 'men'];

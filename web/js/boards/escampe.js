@@ -240,3 +240,6 @@ export const editor = {
     return `${rows.join('/')} ${model.side === 'black' ? 'b' : 'w'} ${model.constraint || '-'}`;
   },
 };
+
+/** Escampe has no material: 1.0 (100 of the engine's points) is a clear advantage. */
+export const scoreUnit = null;

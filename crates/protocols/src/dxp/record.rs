@@ -6,7 +6,7 @@ use plateau_draughts::pdn::{PdnGame, PdnResult, write_game};
 use plateau_draughts::{Draughts, Move};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 /// One game as this side saw it.
 #[derive(Clone, Debug)]
@@ -74,7 +74,7 @@ impl GameRecord {
 
 /// Writes every game to `path` (replacing the file), one PDN game after another.
 pub fn write_pdn(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
-    let date = today();
+    let date = plateau_core::date::today();
     let text: Vec<String> = records.iter().map(|r| write_game(&r.pdn(&date))).collect();
     std::fs::write(path, text.join("\n"))
 }
@@ -105,39 +105,9 @@ pub fn summary(our_name: &str, records: &[GameRecord]) -> String {
     text
 }
 
-/// Today's date as PDN writes it (`2025.03.14`), in UTC.
-fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (year, month, day) = civil_from_days(days);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(20_089), (2025, 1, 1));
-    }
 
     fn record(our_side: Side, result: PdnResult) -> GameRecord {
         GameRecord {

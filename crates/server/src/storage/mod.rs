@@ -183,6 +183,10 @@ impl Lane {
 /// How long an instance's heartbeat is kept once it stops beating.
 const HEARTBEAT_MEMORY_MS: i64 = 24 * 3_600_000;
 
+/// How long a creator's last mark of presence is kept: long after it
+/// stopped counting (a few seconds), but not for ever.
+const PRESENCE_MEMORY_MS: i64 = 3_600_000;
+
 /// How long an address's last AI service is remembered for the fair order.
 const SERVED_MEMORY_MS: i64 = 3_600_000;
 
@@ -389,9 +393,19 @@ pub trait Storage: Send + Sync + 'static {
     /// Rooms still being played (to resume AI seats after a restart).
     fn playing_rooms(&self) -> Result<Vec<String>, StorageError>;
 
-    /// Public rooms waiting for an opponent or being played, the most
-    /// recently active first, at most `limit`.
-    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError>;
+    /// Public rooms being played, and those waiting for an opponent whose
+    /// creator's page was connected at `present_since_ms` or later (a room
+    /// whose creator has gone is no game to join); the most recently active
+    /// first, at most `limit`.
+    fn lobby(&self, limit: usize, present_since_ms: i64) -> Result<Vec<LobbyRoom>, StorageError>;
+
+    /// Records that the creators of these rooms have their page connected at
+    /// `now_ms` (each instance writes it for the streams it holds).
+    fn mark_present(&self, codes: &[String], now_ms: i64) -> Result<(), StorageError>;
+
+    /// The creator of `code` closed their page: the room leaves the lobby at
+    /// once, not when the last mark grows old.
+    fn mark_absent(&self, code: &str) -> Result<(), StorageError>;
 
     /// Claims the next AI move in the fair order (round robin between the
     /// addresses that wait, each address's moves oldest first), for

@@ -129,6 +129,12 @@ CREATE TABLE heartbeats (
 );
 CREATE INDEX rooms_creator ON rooms (creator, status);
 ",
+    "
+CREATE TABLE lobby_presence (
+    code TEXT PRIMARY KEY REFERENCES rooms ON DELETE CASCADE,
+    seen_ms BIGINT NOT NULL
+);
+",
 ];
 
 /// How often the listening connection proves it is alive.
@@ -903,6 +909,13 @@ impl Storage for PostgresStorage {
                 &[&stale],
             )
             .await?;
+            let gone: i64 = super::now_ms() - super::PRESENCE_MEMORY_MS;
+            tx.execute(
+                &tx.prepare_cached("DELETE FROM lobby_presence WHERE seen_ms < $1")
+                    .await?,
+                &[&gone],
+            )
+            .await?;
             tx.commit().await?;
             let mut codes: Vec<String> = rows.iter().map(|row| row.get(0)).collect();
             codes.sort();
@@ -1177,7 +1190,47 @@ impl Storage for PostgresStorage {
         })
     }
 
-    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError> {
+    fn mark_present(&self, codes: &[String], now_ms: i64) -> Result<(), StorageError> {
+        if codes.is_empty() {
+            return Ok(());
+        }
+        self.wait(async {
+            let client = self.pool.get().await?;
+            // Only rooms that exist: a mark for a room swept meanwhile is
+            // dropped rather than refused by the foreign key.
+            client
+                .execute(
+                    &client
+                        .prepare_cached(
+                            "INSERT INTO lobby_presence (code, seen_ms)
+                             SELECT code, $2 FROM rooms WHERE code = ANY($1)
+                             ON CONFLICT (code) DO UPDATE
+                             SET seen_ms = GREATEST(lobby_presence.seen_ms, excluded.seen_ms)",
+                        )
+                        .await?,
+                    &[&codes, &now_ms],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn mark_absent(&self, code: &str) -> Result<(), StorageError> {
+        self.wait(async {
+            let client = self.pool.get().await?;
+            client
+                .execute(
+                    &client
+                        .prepare_cached("DELETE FROM lobby_presence WHERE code = $1")
+                        .await?,
+                    &[&code],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn lobby(&self, limit: usize, present_since_ms: i64) -> Result<Vec<LobbyRoom>, StorageError> {
         self.wait(async {
             let client = self.pool.get().await?;
             let rows = client
@@ -1188,9 +1241,11 @@ impl Storage for PostgresStorage {
                             c.initial_ms, c.increment_ms
                      FROM rooms r JOIN public_rooms p ON p.code = r.code
                      LEFT JOIN clocks c ON c.code = r.code
-                     WHERE r.status IN ('waiting', 'playing')
+                     WHERE r.status = 'playing'
+                        OR (r.status = 'waiting' AND EXISTS (SELECT 1 FROM lobby_presence l
+                                WHERE l.code = r.code AND l.seen_ms >= $2))
                      ORDER BY r.updated_at DESC, r.code LIMIT $1").await?,
-                    &[&(limit.min(i64::MAX as usize) as i64)],
+                    &[&(limit.min(i64::MAX as usize) as i64), &present_since_ms],
                 )
                 .await?;
             Ok(rows

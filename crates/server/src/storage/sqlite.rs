@@ -91,6 +91,10 @@ CREATE TABLE IF NOT EXISTS heartbeats (
     instance TEXT PRIMARY KEY,
     at_ms INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS lobby_presence (
+    code TEXT PRIMARY KEY,
+    seen_ms INTEGER NOT NULL
+);
 ";
 
 /// Rooms in one SQLite file.
@@ -520,6 +524,10 @@ impl Storage for SqliteStorage {
             "DELETE FROM heartbeats WHERE at_ms < ?1",
             params![super::now_ms() - super::HEARTBEAT_MEMORY_MS],
         )?;
+        tx.execute(
+            "DELETE FROM lobby_presence WHERE seen_ms < ?1",
+            params![super::now_ms() - super::PRESENCE_MEMORY_MS],
+        )?;
         for code in &codes {
             for table in [
                 "seats",
@@ -529,6 +537,7 @@ impl Storage for SqliteStorage {
                 "notes",
                 "move_clocks",
                 "ai_jobs",
+                "lobby_presence",
                 "public_rooms",
                 "clocks",
                 "rooms",
@@ -710,7 +719,29 @@ impl Storage for SqliteStorage {
         rows.collect::<Result<_, _>>().map_err(StorageError::from)
     }
 
-    fn lobby(&self, limit: usize) -> Result<Vec<LobbyRoom>, StorageError> {
+    fn mark_present(&self, codes: &[String], now_ms: i64) -> Result<(), StorageError> {
+        let mut connection = self.lock();
+        let tx = connection.transaction()?;
+        {
+            let mut statement = tx.prepare_cached(
+                "INSERT INTO lobby_presence (code, seen_ms) VALUES (?1, ?2)
+                 ON CONFLICT (code) DO UPDATE SET seen_ms = MAX(seen_ms, excluded.seen_ms)",
+            )?;
+            for code in codes {
+                statement.execute(params![code, now_ms])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn mark_absent(&self, code: &str) -> Result<(), StorageError> {
+        self.lock()
+            .execute("DELETE FROM lobby_presence WHERE code = ?1", params![code])?;
+        Ok(())
+    }
+
+    fn lobby(&self, limit: usize, present_since_ms: i64) -> Result<Vec<LobbyRoom>, StorageError> {
         let connection = self.lock();
         let mut statement = connection.prepare(
             "SELECT r.code, r.game, r.variant, r.status, r.ai_seat, r.ai_level, r.updated_at,
@@ -719,10 +750,12 @@ impl Storage for SqliteStorage {
                     c.initial_ms, c.increment_ms
              FROM rooms r JOIN public_rooms p ON p.code = r.code
              LEFT JOIN clocks c ON c.code = r.code
-             WHERE r.status IN ('waiting', 'playing')
+             WHERE r.status = 'playing'
+                OR (r.status = 'waiting' AND EXISTS (SELECT 1 FROM lobby_presence l
+                        WHERE l.code = r.code AND l.seen_ms >= ?2))
              ORDER BY r.updated_at DESC, r.code LIMIT ?1",
         )?;
-        let rows = statement.query_map(params![limit as i64], |row| {
+        let rows = statement.query_map(params![limit as i64, present_since_ms], |row| {
             let ai_seat: Option<String> = row.get(4)?;
             let ai_level: Option<String> = row.get(5)?;
             let seats: Option<String> = row.get(8)?;

@@ -308,6 +308,7 @@ impl Browser {
         let page = Page {
             connection: Rc::clone(&self.connection),
             session,
+            target,
         };
         page.call("Runtime.enable", json!({}));
         page.call("Page.enable", json!({}));
@@ -355,6 +356,7 @@ impl Drop for Browser {
 pub struct Page {
     connection: Rc<RefCell<Connection>>,
     session: String,
+    target: String,
 }
 
 impl Page {
@@ -363,6 +365,18 @@ impl Page {
             .borrow_mut()
             .send(Some(&self.session), method, params)
             .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Closes the tab, as a person closing it would (its connections end).
+    pub fn close(self) {
+        self.connection
+            .borrow_mut()
+            .send(
+                None,
+                "Target.closeTarget",
+                json!({ "targetId": self.target }),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 
     pub fn set_viewport(&self, width: u32, height: u32, mobile: bool) {

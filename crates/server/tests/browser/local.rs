@@ -204,6 +204,20 @@ fn the_analysis_board_reaches_depth_8_with_a_pv_on_draughts_within_5_s() {
     );
     let bar = page.eval("+document.querySelector('.eval-bar').getAttribute('aria-valuenow')");
     assert!(bar.as_f64().is_some_and(|v| (0.0..=100.0).contains(&v)));
+    // The evaluation in men, from White's side, saying who is better; the
+    // best line numbered like the move list.
+    let score = page.eval("document.querySelector('[data-figure=score]').textContent");
+    let score = score.as_str().unwrap_or("");
+    let in_men = regex_like_score(score, "men") || regex_like_score(score, "man");
+    assert!(
+        in_men && (score.contains("is ") || score.contains("about equal")),
+        "{score}"
+    );
+    let line = page.eval("document.querySelector('.pv').textContent");
+    assert!(
+        line.as_str().unwrap_or("").starts_with("Best line: 1. "),
+        "{line}"
+    );
     // The position shown is the one asked for.
     assert_eq!(
         page.eval("document.querySelector('input[aria-label=\"Position text\"]').value"),
@@ -227,7 +241,7 @@ fn the_analysis_board_reaches_depth_8_with_a_pv_on_draughts_within_5_s() {
     page.type_text(&legal[0]);
     page.click(".analysis details form.typed button");
     page.wait_for(&format!(
-        "document.querySelector('.hint:not(.bad)')?.textContent.includes('from the set position: {}')",
+        "document.querySelector('.hint:not(.bad)')?.textContent.includes('from the set position: 1. {}')",
         legal[0]
     ));
     page.wait_for("+document.querySelector('.analysis').dataset.depth >= 2");
@@ -564,4 +578,60 @@ fn continuing_on_a_server_that_is_away_changes_nothing() {
     wait_moves(&page, mine + 1);
     let kept = page.eval("JSON.parse(localStorage.getItem('plateau.local'))[0].moves.length");
     assert_eq!(kept.as_u64(), Some(mine + 1), "the game is still kept here");
+}
+
+/// `+1.4 men (...)` or `−0.2 men (...)`: a signed amount with one decimal and
+/// the unit.
+fn regex_like_score(text: &str, unit: &str) -> bool {
+    let Some(rest) = text.strip_prefix('+').or_else(|| text.strip_prefix('−')) else {
+        return false;
+    };
+    let Some((amount, after)) = rest.split_once(' ') else {
+        return false;
+    };
+    amount.parse::<f64>().is_ok() && after.starts_with(&format!("{unit} ("))
+}
+
+#[test]
+fn escampe_placements_are_not_analysed_and_the_page_says_why() {
+    let Some(h) = harness("analysis-escampe") else {
+        return;
+    };
+    let page = h.person();
+    page.goto(&format!("{}/analysis?game=escampe", h.base()));
+    page.wait_for("document.querySelector('.analysis')?.dataset.game === 'escampe' && !!document.querySelector('.board .cell')");
+    page.wait_for(
+        "document.querySelector('[data-figure=score]').textContent === 'from the first move'",
+    );
+    let hint = page.eval("document.querySelector('.analysis .hint').textContent");
+    assert!(
+        hint.as_str()
+            .unwrap_or("")
+            .contains("analyses from the first move"),
+        "{hint}"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        page.eval("document.querySelector('.analysis').dataset.running"),
+        "false"
+    );
+    assert_eq!(
+        page.eval("!!document.querySelector('.board .best-arrow')"),
+        false
+    );
+    // Once both sides have placed, the engine analyses.
+    page.goto(&format!(
+        "{}/analysis?game=escampe&position={}",
+        h.base(),
+        "n1B2b/2b3/b1nn2/5b/2b3/nnN3 w 2"
+            .replace(' ', "%20")
+            .replace('/', "%2F")
+    ));
+    page.wait_for("+document.querySelector('.analysis').dataset.depth >= 2");
+    let score = page.eval("document.querySelector('[data-figure=score]').textContent");
+    assert!(
+        score.as_str().unwrap_or("").contains("White"),
+        "White wins by force here: {score}"
+    );
+    h.assert_no_page_errors();
 }

@@ -474,7 +474,17 @@ fn draughts_against_the_computer() {
     );
     wait_moves(&page, 1);
     illegal_click_changes_nothing(&page);
-    // Square numbers on demand.
+    // Square numbers from the start (the notation is made of them); the
+    // switch hides them, and the choice is remembered.
+    page.wait_for("document.querySelectorAll('.board text.num').length === 50");
+    page.click("[data-action=numbers]");
+    page.wait_for("document.querySelectorAll('.board text.num').length === 0");
+    page.reload();
+    page.wait_for("document.querySelector('.game[data-version]') && document.querySelectorAll('.board .cell').length === 50");
+    assert_eq!(
+        page.eval("document.querySelectorAll('.board text.num').length"),
+        0
+    );
     page.click("[data-action=numbers]");
     page.wait_for("document.querySelectorAll('.board text.num').length === 50");
     let mine = play_a_move(&page);
@@ -692,8 +702,26 @@ fn a_takeback_against_the_computer_through_the_page() {
     h.assert_no_page_errors();
 }
 
+/// Starts a friend game listed in the lobby from the home page; its code.
+fn start_public_game(page: &Page, base: &str, game: &str, colour: &str) -> String {
+    page.goto(&format!("{base}/"));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click(&format!("input[name=game][value='{game}']"));
+    page.click("input[name=opponent][value='friend']");
+    page.click(&format!("input[name=colour][value='{colour}']"));
+    page.click("#public");
+    page.click("form button[type=submit]");
+    page.wait_for(
+        "location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') \
+         && location.pathname.slice(3)",
+    )
+    .as_str()
+    .expect("a room code")
+    .to_string()
+}
+
 #[test]
-fn the_lobby_shows_a_public_room_that_a_second_browser_joins() {
+fn the_lobby_shows_a_public_room_that_a_second_browser_joins_in_one_click() {
     let Some(h) = harness("lobby") else { return };
     let base = h.base();
     let bob = h.person();
@@ -701,19 +729,9 @@ fn the_lobby_shows_a_public_room_that_a_second_browser_joins() {
     bob.wait_for("document.querySelector('.lobby')?.textContent.includes('No open game')");
     // Alice starts a public friend game as White.
     let alice = h.person();
-    alice.goto(&format!("{base}/"));
-    alice.wait_for("!!document.querySelector('input[name=game]')");
-    alice.click("input[name=game][value='abalone']");
-    alice.click("input[name=opponent][value='friend']");
-    alice.click("input[name=colour][value='white']");
-    alice.click("#public");
-    alice.click("form button[type=submit]");
-    let code = alice
-        .wait_for("location.pathname.startsWith('/r/') && document.querySelector('.game[data-version]') && location.pathname.slice(3)")
-        .as_str()
-        .expect("a room code")
-        .to_string();
-    // Bob's lobby shows it by itself, with the game and Alice's colour.
+    let code = start_public_game(&alice, &base, "abalone", "white");
+    // Bob's lobby shows it by itself (streamed, no reload), with the game
+    // and Alice's colour.
     let row = format!("document.querySelector(\".open-games li[data-code='{code}']\")");
     bob.wait_for(&format!("!!{row}"));
     let text = bob.eval(&format!("{row}.textContent"));
@@ -723,18 +741,340 @@ fn the_lobby_shows_a_public_room_that_a_second_browser_joins() {
         "{text}"
     );
     bob.screenshot(&screenshot_path("lobby"));
+    // One click seats him.
     bob.click(&format!(
         ".open-games li[data-code='{code}'] [data-action=lobby-join]"
     ));
-    bob.click("[data-action=join]");
-    bob.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    bob.wait_for(&format!(
+        "location.pathname === '/r/{code}' && document.querySelector('.game')?.dataset.seat === 'black'"
+    ));
+    alice.wait_for("document.querySelector('.game').dataset.status === 'playing'");
     // Now a game to watch for a third person.
     let carol = h.person();
     carol.goto(&format!("{base}/"));
     carol.wait_for(&format!(
         "!!document.querySelector(\".live-games li[data-code='{code}']\")"
     ));
+    assert_eq!(
+        carol.eval(&format!(
+            "!!document.querySelector(\".open-games li[data-code='{code}']\")"
+        )),
+        false
+    );
     h.assert_no_page_errors();
+}
+
+#[test]
+fn a_lobby_game_leaves_the_lobby_when_its_creator_closes_the_page() {
+    let Some(h) = harness("lobby-leave") else {
+        return;
+    };
+    let base = h.base();
+    let alice = h.person();
+    let code = start_public_game(&alice, &base, "draughts", "random");
+    let bob = h.person();
+    bob.goto(&format!("{base}/"));
+    let row = format!("!!document.querySelector(\".open-games li[data-code='{code}']\")");
+    bob.wait_for(&row);
+    let closed = std::time::Instant::now();
+    alice.close();
+    bob.wait_for_within(&format!("!({row})"), Duration::from_secs(5));
+    assert!(closed.elapsed() < Duration::from_secs(5));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn the_games_list_shows_whose_turn_it_is() {
+    let Some(h) = harness("your-turn") else {
+        return;
+    };
+    let base = h.base();
+    // Alice plays White in two draughts games with Bob: in the first Bob has
+    // answered (her turn), in the second she has just moved (his turn).
+    let (alice, bob) = friends(&h, "draughts", None, "white");
+    let first = alice
+        .eval("location.pathname.slice(3)")
+        .as_str()
+        .unwrap()
+        .to_string();
+    play_a_move(&alice);
+    play_a_move(&bob);
+    let second = start_game(&alice, &base, "draughts", None, "friend", None, "white");
+    bob.goto(&format!("{base}/r/{second}"));
+    bob.click("[data-action=join]");
+    bob.wait_for("document.querySelector('.game').dataset.seat === 'black'");
+    play_a_move(&alice);
+    alice.goto(&format!("{base}/"));
+    let standing = |code: &str| {
+        format!(
+            "document.querySelector(\".your-games li[data-code='{code}'] [data-standing]\")?.textContent"
+        )
+    };
+    alice.wait_for(&format!("{} === 'your turn'", standing(&first)));
+    alice.wait_for(&format!("{} === 'their turn'", standing(&second)));
+    alice.wait_for("document.title.startsWith('(1) ')");
+    alice.screenshot(&screenshot_path("your-turn"));
+    // Bob answers in the second game: Alice's list says so without a reload.
+    play_a_move(&bob);
+    alice.wait_for(&format!("{} === 'your turn'", standing(&second)));
+    alice.wait_for("document.title.startsWith('(2) ')");
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn a_white_player_of_ataxx_sees_their_side_at_the_bottom() {
+    let Some(h) = harness("ataxx-white") else {
+        return;
+    };
+    let page = h.person();
+    start_game(
+        &page,
+        &h.base(),
+        "ataxx",
+        None,
+        "ai",
+        Some("beginner"),
+        "white",
+    );
+    page.wait_for("document.querySelector('.player.bottom')?.textContent.includes('White')");
+    // White's first stones (a1 and g7 at the start) are at the bottom-left
+    // corner: the board is turned for White.
+    let a1_low = page.eval(
+        "(() => { const a1 = document.querySelector('.board .cell[data-cell=a1]').getBoundingClientRect(); \
+         const a7 = document.querySelector('.board .cell[data-cell=a7]').getBoundingClientRect(); \
+         return a1.top < a7.top; })()",
+    );
+    assert_eq!(
+        a1_low, true,
+        "a1 is at the top when White plays from the bottom"
+    );
+    page.click("[data-action=flip]");
+    page.wait_for("document.querySelector('.player.bottom')?.textContent.includes('Black')");
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn against_the_computer_the_clock_starts_once_the_board_is_shown() {
+    let Some(h) = harness("ai-clock") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    // The room is made, then its page opens 1.5 s later (a slow phone): none
+    // of that time is charged.
+    let made = page.eval(
+        "fetch('/api/rooms', { method: 'POST', headers: { 'Content-Type': 'application/json' }, \
+         body: JSON.stringify({ game: 'draughts', opponent: 'ai', level: 'beginner', seat: 'white', \
+         clock: { initial_s: 180, increment_s: 2 } }) }).then(r => r.json()).then(room => { \
+         localStorage.setItem('plateau.games', JSON.stringify([{ code: room.code, game: 'draughts', \
+         tokens: { white: room.token }, opponent: 'ai' }])); return room.code; })",
+    );
+    let code = made.as_str().expect("a room code").to_string();
+    std::thread::sleep(Duration::from_millis(1500));
+    page.goto(&format!("{}/r/{code}", h.base()));
+    page.wait_for("document.querySelector('.player.bottom .clock')?.classList.contains('running')");
+    let white_ms = page.eval(&format!(
+        "fetch('/api/rooms/{code}').then(r => r.json()).then(s => s.clock.white_ms)"
+    ));
+    let white_ms = white_ms.as_i64().unwrap();
+    assert!(
+        white_ms > 179_000,
+        "{white_ms} ms left: the time before the page showed the board was charged"
+    );
+    let shown = page.eval("document.querySelector('.player.bottom .clock').textContent");
+    assert!(
+        shown == "3:00" || shown == "2:59",
+        "{shown} at first sight: {}",
+        page.describe()
+    );
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn the_game_record_link_serves_pdn_that_pydraughts_reads_back() {
+    let Some(h) = harness("record") else { return };
+    let (alice, bob) = friends(&h, "draughts", None, "white");
+    play_a_move(&alice);
+    play_a_move(&bob);
+    play_a_move(&alice);
+    let link = alice.eval("document.querySelector('[data-action=record]').getAttribute('href')");
+    assert!(
+        link.as_str().unwrap().ends_with("/record?download"),
+        "{link}"
+    );
+    assert_eq!(
+        alice.eval("document.querySelector('[data-action=record]').hasAttribute('download')"),
+        true
+    );
+    let text = alice
+        .eval("fetch(document.querySelector('[data-action=record]').href).then(r => r.text())");
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains("[GameType \"20\"]") && text.contains("[Result \"*\"]"),
+        "{text}"
+    );
+    let position = alice.eval("fetch('/api/rooms/' + location.pathname.slice(3)).then(r => r.json()).then(s => s.position)");
+    let Some(python) = records_python() else {
+        return;
+    };
+    let path = support::temp_path("browser-record.pdn");
+    std::fs::write(&path, text).unwrap();
+    let out = std::process::Command::new(python)
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/records/read_back.py"
+        ))
+        .arg("draughts")
+        .arg(&path)
+        .arg(position.as_str().unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines[0], "3", "{lines:?}");
+    assert_eq!(lines[2], lines[3], "{lines:?}");
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn a_finished_game_gets_an_evaluation_graph_whose_points_open_their_position() {
+    let Some(h) = harness("graph") else { return };
+    let (alice, bob) = friends(&h, "draughts", None, "white");
+    play_a_move(&alice);
+    play_a_move(&bob);
+    play_a_move(&alice);
+    bob.click("[data-action=resign]");
+    bob.wait_for("document.querySelector('[data-action=resign]').textContent.includes('Confirm')");
+    bob.click("[data-action=resign]");
+    alice.wait_for("document.querySelector('.game').dataset.status === 'finished'");
+    // Four points: the start, after each of the three moves (the last is the
+    // result itself).
+    alice.wait_for("document.querySelector('.eval-graph:not([hidden])')?.dataset.points === '4'");
+    alice.wait_for("document.querySelector('[data-graph-status]')?.dataset.graphStatus === 'done'");
+    let title =
+        alice.eval("document.querySelector('.graph-point[data-ply=\"1\"] title').textContent");
+    assert!(
+        title.as_str().unwrap_or("").starts_with("after 1 move: "),
+        "{title}"
+    );
+    alice.eval("document.querySelector('.graph-point[data-ply=\"1\"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))");
+    alice.wait_for("document.querySelector('.game').dataset.replay === '1'");
+    alice.screenshot(&screenshot_path("evaluation-graph"));
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn each_game_has_a_rules_page_linked_from_home_room_and_footer() {
+    let Some(h) = harness("rules") else { return };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.click("input[name=game][value='ataxx']");
+    page.click("[data-action=rules]");
+    page.wait_for("location.pathname === '/rules/ataxx' && document.querySelector('.rules h1')?.textContent === 'Ataxx: the rules'");
+    // Illustrated with the game's own board: the start's four stones.
+    assert_eq!(
+        page.eval("document.querySelectorAll('.rules-figure .board .cell').length"),
+        49
+    );
+    page.screenshot(&screenshot_path("rules-ataxx"));
+    page.set_viewport(390, 844, true);
+    page.goto(&format!("{}/rules/escampe", h.base()));
+    page.wait_for("document.querySelector('.rules')?.dataset.game === 'escampe'");
+    page.screenshot(&screenshot_path("rules-escampe-phone"));
+    // On a phone the header is one line (it wrapped to five).
+    let header = page.eval("document.querySelector('.site-header').getBoundingClientRect().height");
+    assert!(
+        header.as_f64().unwrap() < 56.0,
+        "the header is {header} px high on a phone"
+    );
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    page.screenshot(&screenshot_path("home-phone"));
+    page.set_viewport(1200, 900, false);
+    page.goto(&format!("{}/rules/escampe", h.base()));
+    page.wait_for("document.querySelector('.rules')?.dataset.game === 'escampe'");
+    // Play from the rules page: the home page opens on that game.
+    page.click(".rules .btn.primary");
+    page.wait_for("document.querySelector('input[name=game][value=escampe]')?.checked === true");
+    // The footer leads to the engine speed page, whose words are right.
+    page.click(".site-footer a[href='/bench']");
+    page.wait_for("document.querySelector('.bench')?.dataset.done === 'true'");
+    let text = page.eval("document.querySelector('.bench').textContent");
+    assert!(!text.as_str().unwrap_or("").contains("the The"), "{text}");
+    // An unknown game's rules page lists the others.
+    page.goto(&format!("{}/rules/chess", h.base()));
+    page.wait_for("document.querySelectorAll('.rules-index li').length === 5");
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn sounds_are_off_until_turned_on_and_then_play_for_moves() {
+    let Some(h) = harness("sound") else { return };
+    let page = h.person();
+    // A recording stand-in for WebAudio: which tones were asked for.
+    page.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        serde_json::json!({ "source": "window.tones = []; window.AudioContext = class { constructor() { this.currentTime = 0; this.destination = {}; } \
+            createOscillator() { const o = { frequency: {}, connect: (g) => g, start: () => window.tones.push(o.frequency.value), stop: () => {} }; return o; } \
+            createGain() { const g = { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; return g; } };" }),
+    );
+    start_game(
+        &page,
+        &h.base(),
+        "virus",
+        None,
+        "ai",
+        Some("beginner"),
+        "black",
+    );
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    assert_eq!(page.eval("window.tones.length"), 0, "off by default");
+    assert_eq!(
+        page.eval("document.querySelector('[data-action=sound]').getAttribute('aria-pressed')"),
+        "false"
+    );
+    page.click("[data-action=sound]");
+    let mine = play_a_move(&page);
+    wait_moves(&page, mine + 1);
+    page.wait_for("window.tones.length >= 2");
+    // Remembered across a reload.
+    page.reload();
+    page.wait_for(
+        "document.querySelector('[data-action=sound]')?.getAttribute('aria-pressed') === 'true'",
+    );
+    h.assert_no_page_errors();
+}
+
+/// The Python of the record tests (tests/records.rs), if it has the readers.
+fn records_python() -> Option<PathBuf> {
+    let candidate =
+        std::env::var_os("PLATEAU_PYTHON").map_or_else(|| PathBuf::from("python3"), PathBuf::from);
+    let works = std::process::Command::new(&candidate)
+        .args(["-c", "import draughts"])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if works {
+        return Some(candidate);
+    }
+    assert_ne!(
+        std::env::var("CI").as_deref(),
+        Ok("true"),
+        "CI=true but {} cannot import pydraughts (.ci/run sets PLATEAU_PYTHON)",
+        candidate.display()
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "record read-back skipped: no pydraughts in {}",
+        candidate.display()
+    );
+    None
 }
 
 #[test]
@@ -904,7 +1244,8 @@ fn a_takeback_and_a_draw_between_two_players_through_the_page() {
         "document.querySelector('.offer:not([hidden])')?.textContent.includes('offers a draw')",
     );
     bob.click("[data-action=decline-offer]");
-    alice.wait_for("document.querySelector('.offer').hidden && !!document.querySelector('[data-action=offer-draw]')");
+    // The answer shows where the offer was, not only in the room's history.
+    alice.wait_for("document.querySelector('.offer [data-answer]')?.textContent === 'Black declined the draw' && !!document.querySelector('[data-action=offer-draw]')");
     alice.click("[data-action=offer-draw]");
     bob.wait_for(
         "document.querySelector('.offer:not([hidden])')?.textContent.includes('offers a draw')",
@@ -1362,6 +1703,13 @@ fn an_unknown_room_and_a_malformed_code_say_so_and_show_nothing_else() {
     let page = h.person();
     page.goto(&format!("{}/r/ZZZZZ", h.base()));
     page.wait_for("!!document.querySelector('[data-missing]')");
+    // Its state said 404: no event stream was opened for it.
+    assert_eq!(
+        page.eval(
+            "performance.getEntriesByType('resource').some((e) => e.name.includes('/events'))"
+        ),
+        false
+    );
     let text = page.eval("document.querySelector('#app').textContent");
     assert!(
         text.as_str()

@@ -139,16 +139,54 @@ async fn the_ai_plays_by_its_clock() {
                "clock": {"initial_s": 30, "increment_s": 1}}),
     )
     .await;
+    // The person's first move waits for their page to show the board.
     let now = state(&server, &code).await;
-    assert_eq!(
-        now["clock"]["running"], "white",
-        "against the AI the clock starts at once"
-    );
+    assert_eq!(now["clock"]["running"], Value::Null, "{now}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let ready = server.url(&format!("/api/rooms/{code}/ready"));
+    let (status, shown) = post(&ready, json!({"token": token})).await;
+    assert_eq!(status, 200, "{shown}");
+    assert_eq!(shown["clock"]["running"], "white");
+    // The 300 ms before the page said so were not charged (the answer is
+    // read a moment after the start).
+    let white_ms = shown["clock"]["white_ms"].as_i64().unwrap();
+    assert!(white_ms > 29_900, "{white_ms}");
+    // Said again, it changes nothing; without a seat it is refused.
+    let (_, again) = post(&ready, json!({"token": token})).await;
+    assert_eq!(again["version"], shown["version"]);
+    let (status, _) = post(&ready, json!({})).await;
+    assert_eq!(status, 403);
     play_first(&server, &code, &token).await;
     let now = wait_for_moves(&server, &code, 2).await;
-    assert_eq!(now["clock"]["running"], "white");
+    assert_eq!(now["clock"]["running"], "white", "from then on, at once");
     let black_ms = now["clock"]["black_ms"].as_i64().unwrap();
     assert!(black_ms <= 31_000 && black_ms > 0, "{black_ms}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn when_the_ai_moves_first_the_persons_clock_waits_for_their_page() {
+    let server = TestServer::start(&test_db!("ai-clock-first"), test_config()).await;
+    let (code, _, token) = create(
+        &server,
+        json!({"game": "draughts", "seat": "black", "opponent": "ai", "level": "beginner",
+               "clock": {"initial_s": 30, "increment_s": 0}}),
+    )
+    .await;
+    let now = wait_for_moves(&server, &code, 1).await;
+    assert_eq!(now["side_to_move"], "black");
+    assert_eq!(now["clock"]["running"], Value::Null, "{now}");
+    assert_eq!(now["clock"]["black_ms"], 30_000);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, shown) = post(
+        &server.url(&format!("/api/rooms/{code}/ready")),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(status, 200, "{shown}");
+    assert_eq!(shown["clock"]["running"], "black");
+    let black_ms = shown["clock"]["black_ms"].as_i64().unwrap();
+    assert!(black_ms > 29_900, "{black_ms}");
     server.stop().await;
 }
 

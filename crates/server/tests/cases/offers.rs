@@ -1,6 +1,7 @@
 // Included once per storage backend by the test file of the same name.
 
 use serde_json::{Value, json};
+use std::time::Duration;
 use crate::support::*;
 
 /// A friend room of `game` with both seats taken: (code, white, black).
@@ -280,34 +281,111 @@ async fn positions_replay_every_move() {
     server.stop().await;
 }
 
+/// The next `lobby` event of a lobby stream that satisfies `wanted`.
+async fn lobby_event_where(
+    stream: &mut SseReader,
+    context: &str,
+    wanted: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let event = stream
+            .next_within(left)
+            .await
+            .unwrap_or_else(|| panic!("{context}: no such lobby event within 5 s"));
+        assert_eq!(event.event, "lobby", "{event:?}");
+        if wanted(&event.data) {
+            return event.data;
+        }
+    }
+}
+
+fn waiting_codes(listed: &Value) -> Vec<String> {
+    listed["waiting"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|room| room["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_lobby_lists_public_rooms_to_join_and_to_watch() {
     let db = test_db!("lobby");
     let server = TestServer::start(&db, test_config()).await;
-    let (code, _, _) = create(
+    let mut feed = SseReader::open(&server.url("/api/lobby/events"), None, None).await;
+    let empty = lobby_event_where(&mut feed, "the first event", |_| true).await;
+    assert_eq!(empty, json!({"waiting": [], "playing": []}));
+    let (code, _, creator) = create(
         &server,
         json!({"game": "draughts", "seat": "black", "opponent": "friend", "public": true}),
     )
     .await;
-    let (private, _, _) = create(
+    let (private, _, private_token) = create(
         &server,
         json!({"game": "draughts", "seat": "white", "opponent": "friend"}),
     )
     .await;
+    // Not listed until its creator's page is there: nobody would play.
     let (status, listed) = get(&server.url("/api/lobby")).await;
     assert_eq!(status, 200, "{listed}");
+    assert!(waiting_codes(&listed).is_empty(), "{listed}");
+    let page = SseReader::open(
+        &server.url(&format!("/api/rooms/{code}/events")),
+        Some(&creator),
+        None,
+    )
+    .await;
+    let _private_page = SseReader::open(
+        &server.url(&format!("/api/rooms/{private}/events")),
+        Some(&private_token),
+        None,
+    )
+    .await;
+    let listed = lobby_event_where(&mut feed, "the creator connected", |l| {
+        !waiting_codes(l).is_empty()
+    })
+    .await;
     let waiting = listed["waiting"].as_array().unwrap();
     assert_eq!(waiting.len(), 1, "only the public room: {listed}");
     assert_eq!(waiting[0]["code"], code.as_str());
     assert_eq!(waiting[0]["creator"], "black");
     assert_eq!(waiting[0]["title"], "International draughts");
     assert!(!listed.to_string().contains(&private));
+    let (_, polled) = get(&server.url("/api/lobby")).await;
+    assert_eq!(polled, listed);
     assert_eq!(state(&server, &code).await["public"], true);
 
-    // Once joined it is a game to watch; it survives a restart; once over it
-    // leaves the lobby.
+    // The creator closes the page: gone from the lobby at once, and back
+    // when they return.
+    drop(page);
+    lobby_event_where(&mut feed, "the creator left", |l| {
+        waiting_codes(l).is_empty()
+    })
+    .await;
+    let (_, polled) = get(&server.url("/api/lobby")).await;
+    assert!(waiting_codes(&polled).is_empty(), "{polled}");
+    let _page = SseReader::open(
+        &server.url(&format!("/api/rooms/{code}/events")),
+        Some(&creator),
+        None,
+    )
+    .await;
+    lobby_event_where(&mut feed, "the creator came back", |l| {
+        waiting_codes(l) == [code.clone()]
+    })
+    .await;
+
+    // Once joined it is a game to watch, at once; it survives a restart;
+    // once over it leaves the lobby.
     let (_, joined) = post(&server.url(&format!("/api/rooms/{code}/join")), json!({})).await;
     let white = joined["token"].as_str().unwrap().to_string();
+    let listed = lobby_event_where(&mut feed, "the seat filled", |l| {
+        waiting_codes(l).is_empty()
+    })
+    .await;
+    assert_eq!(listed["playing"][0]["code"], code.as_str(), "{listed}");
     play_first(&server, &code, &white).await;
     server.stop().await;
     let server = TestServer::start(&db, test_config()).await;
@@ -324,6 +402,55 @@ async fn the_lobby_lists_public_rooms_to_join_and_to_watch() {
     .await;
     let (_, listed) = get(&server.url("/api/lobby")).await;
     assert!(listed["playing"].as_array().unwrap().is_empty(), "{listed}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_request_tells_where_each_of_a_players_games_stands() {
+    let server = TestServer::start(&test_db!("summaries"), test_config()).await;
+    let (waiting, _) = white_room(&server, "ataxx").await;
+    let (playing, white, _black) = room_of(&server, "draughts").await;
+    let (finished, white2) = white_room(&server, "draughts").await;
+    join(&server, &finished).await;
+    post(
+        &server.url(&format!("/api/rooms/{finished}/resign")),
+        json!({"token": white2}),
+    )
+    .await;
+    play_first(&server, &playing, &white).await;
+    let (status, summary) = get(&server.url(&format!(
+        "/api/rooms?codes={waiting},{},{finished},ZZZZZ",
+        playing.to_lowercase()
+    )))
+    .await;
+    assert_eq!(status, 200, "{summary}");
+    let rooms = summary["rooms"].as_array().unwrap();
+    assert_eq!(rooms.len(), 3, "{summary}");
+    assert_eq!(rooms[0]["code"], waiting.as_str());
+    assert_eq!(rooms[0]["status"], "waiting");
+    assert_eq!(rooms[1]["code"], playing.as_str());
+    assert_eq!(rooms[1]["status"], "playing");
+    assert_eq!(rooms[1]["moves"], 1);
+    assert_eq!(
+        rooms[1]["side_to_move"],
+        state(&server, &playing).await["side_to_move"]
+    );
+    assert_eq!(rooms[2]["status"], "finished");
+    assert_eq!(rooms[2]["result"]["winner"], "black");
+    assert_eq!(rooms[2]["result"]["reason"], "resignation");
+    assert_eq!(summary["missing"], json!(["ZZZZZ"]));
+
+    // Bad requests name what is wrong.
+    let (status, body) = get(&server.url("/api/rooms?codes=AB*DE")).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("\"AB*DE\" is not a room code"), "{body}");
+    let (status, body) = get(&server.url("/api/rooms")).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("?codes="), "{body}");
+    let many = vec!["ABCDE"; 31].join(",");
+    let (status, body) = get(&server.url(&format!("/api/rooms?codes={many}"))).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("at most 30"), "{body}");
     server.stop().await;
 }
 
