@@ -2,7 +2,7 @@
 // engine in this browser at a fixed depth, drawn from White's side, each
 // point a link to its position in the replay.
 
-import { h } from './dom.js';
+import { h, esc } from './dom.js';
 import { LocalEngine, EngineStopped } from './engine.js';
 import { describeScore } from './games.js';
 
@@ -35,7 +35,7 @@ export function evaluationGraph({ onPick }) {
       return height / 2 - share * (height / 2 - 4);
     };
     const path = points.map((p, i) => `${i ? 'L' : 'M'}${x(p.ply).toFixed(1)} ${y(p.white).toFixed(1)}`).join(' ');
-    const dots = points.map((p) => `<circle class="graph-point${p.ply === shown ? ' shown' : ''}" data-ply="${p.ply}" cx="${x(p.ply).toFixed(1)}" cy="${y(p.white).toFixed(1)}" r="3"><title>${p.title}</title></circle>`).join('');
+    const dots = points.map((p) => `<circle class="graph-point${p.ply === shown ? ' shown' : ''}" data-ply="${p.ply}" cx="${x(p.ply).toFixed(1)}" cy="${y(p.white).toFixed(1)}" r="3"><title>${esc(p.title)}</title></circle>`).join('');
     const area = path ? `${path} L${x(points[points.length - 1].ply).toFixed(1)} ${height / 2} L0 ${height / 2} Z` : '';
     const svg = `<svg viewBox="-4 0 ${width + 8} ${height}" class="graph" role="img" aria-label="The evaluation for White after each move">`
       + `<rect class="graph-white" x="-4" y="0" width="${width + 8}" height="${height / 2}"/>`

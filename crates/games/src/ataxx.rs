@@ -407,17 +407,17 @@ embedded_network! {
 }
 
 embedded_network! {
-    /// The network `master` plays in the 7x7 virus game: 192 inputs, 128
-    /// hidden, the second generation: trained on 2.3 M positions of
-    /// self-play, part of them played by the first network (docs/learning.md).
-    fn virus_network = "virus-7x7-192x128-29c2848f4dc2574a.net"
+    /// The network `master` plays in the 7x7 virus game: the `blocks` inputs
+    /// (2x2 patterns), 128 hidden per side, SCReLU, the third generation:
+    /// trained on 3.0 M positions of the second network's self-play in their
+    /// eight images (+151 Elo over it at 100 ms; docs/learning.md).
+    fn virus_network = "virus-7x7-blocks-4033x128-3303f4d7d30de7fc.net"
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_embedded_networks_are_the_named_ones() {
-        let inputs = plateau_ataxx::inputs::INPUTS;
         let ataxx = super::ataxx_network();
         let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
         crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "64234addc006011e");
@@ -427,7 +427,12 @@ mod tests {
             plateau_core::net::Activation::SquaredClipped
         );
         let virus = super::virus_network();
-        crate::tests::check_embedded_network(&virus, "virus/7x7", inputs, 128, "29c2848f4dc2574a");
+        crate::tests::check_embedded_network(&virus, "virus/7x7", blocks, 128, "3303f4d7d30de7fc");
+        assert_eq!(virus.input_set, "blocks");
+        assert_eq!(
+            virus.activation,
+            plateau_core::net::Activation::SquaredClipped
+        );
     }
 
     use crate::{GameSpec, Limits, Profile, SolveOptions};

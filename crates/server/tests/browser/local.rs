@@ -357,7 +357,7 @@ fn the_browser_engine_searches_the_bench_positions_like_the_native_one() {
     page.goto(&format!("{}/bench", h.base()));
     page.wait_for_within(
         "document.querySelector('.bench').dataset.done === 'true'",
-        Duration::from_secs(120),
+        Duration::from_secs(300),
     );
     let rows = page.eval(
         "[...document.querySelectorAll('.bench tr[data-game]')].map((r) => [r.dataset.game, +r.dataset.nodes, +r.dataset.nps])",
