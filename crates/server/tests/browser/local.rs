@@ -218,6 +218,12 @@ fn the_analysis_board_reaches_depth_8_with_a_pv_on_draughts_within_5_s() {
         line.as_str().unwrap_or("").starts_with("Best line: 1. "),
         "{line}"
     );
+    // The same on a phone: the score and the line are on screen, whole.
+    as_phone(&page, true);
+    fits_the_phone(&page, "[data-figure=score]");
+    fits_the_phone(&page, ".pv");
+    page.screenshot(&screenshot_path("analysis-phone"));
+    as_phone(&page, false);
     // The position shown is the one asked for.
     assert_eq!(
         page.eval("document.querySelector('input[aria-label=\"Position text\"]').value"),

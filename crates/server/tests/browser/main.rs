@@ -75,8 +75,9 @@ impl Harness {
         self.server.as_ref().expect("a running server").base.clone()
     }
 
+    /// A new browser tab at the desktop width the site is checked at.
     fn person(&self) -> Page {
-        self.browser.new_person(1200, 900)
+        self.browser.new_person(DESKTOP.0, DESKTOP.1)
     }
 
     /// Stops the server: every open connection is cut.
@@ -107,6 +108,44 @@ impl Drop for Harness {
     fn drop(&mut self) {
         self.stop_server();
     }
+}
+
+/// The two widths every page is checked at: a laptop and a phone.
+const DESKTOP: (u32, u32) = (1280, 900);
+const PHONE: (u32, u32) = (390, 844);
+
+/// Turns the tab into a phone (or back into a desktop).
+fn as_phone(page: &Page, phone: bool) {
+    let (width, height) = if phone { PHONE } else { DESKTOP };
+    page.set_viewport(width, height, phone);
+}
+
+/// The element is shown, whole, inside the phone's width: nothing to scroll
+/// sideways for. It is scrolled into view, for the screenshot that follows.
+fn fits_the_phone(page: &Page, selector: &str) {
+    let rect = page.eval(&format!(
+        "(() => {{ const e = document.querySelector({selector:?}); e?.scrollIntoView({{ block: 'center' }}); \
+         const r = e?.getBoundingClientRect(); \
+         return r ? [r.left, r.right, r.width, r.height, document.documentElement.scrollWidth] : null; }})()"
+    ));
+    let values: Vec<f64> = rect
+        .as_array()
+        .unwrap_or_else(|| panic!("no {selector} on the page: {}", page.describe()))
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(f64::NAN))
+        .collect();
+    let [left, right, width, height, page_width] = values[..] else {
+        panic!("{rect}");
+    };
+    let phone = f64::from(PHONE.0);
+    assert!(
+        width > 0.0
+            && height > 0.0
+            && left >= 0.0
+            && right <= phone + 0.5
+            && page_width <= phone + 0.5,
+        "{selector} at {left}..{right} ({width}x{height}) on a page {page_width} px wide, on a {phone} px phone"
+    );
 }
 
 fn screenshot_path(name: &str) -> PathBuf {
@@ -741,7 +780,10 @@ fn the_lobby_shows_a_public_room_that_a_second_browser_joins_in_one_click() {
         "{text}"
     );
     bob.screenshot(&screenshot_path("lobby"));
-    // One click seats him.
+    // One click seats him, on his phone.
+    as_phone(&bob, true);
+    fits_the_phone(&bob, &format!(".open-games li[data-code='{code}']"));
+    bob.screenshot(&screenshot_path("lobby-phone"));
     bob.click(&format!(
         ".open-games li[data-code='{code}'] [data-action=lobby-join]"
     ));
@@ -814,6 +856,9 @@ fn the_games_list_shows_whose_turn_it_is() {
     alice.wait_for(&format!("{} === 'their turn'", standing(&second)));
     alice.wait_for("document.title.startsWith('(1) ')");
     alice.screenshot(&screenshot_path("your-turn"));
+    as_phone(&alice, true);
+    fits_the_phone(&alice, &format!(".your-games li[data-code='{first}']"));
+    alice.screenshot(&screenshot_path("your-turn-phone"));
     // Bob answers in the second game: Alice's list says so without a reload.
     play_a_move(&bob);
     alice.wait_for(&format!("{} === 'your turn'", standing(&second)));
@@ -965,6 +1010,9 @@ fn a_finished_game_gets_an_evaluation_graph_whose_points_open_their_position() {
     alice.eval("document.querySelector('.graph-point[data-ply=\"1\"]').dispatchEvent(new MouseEvent('click', { bubbles: true }))");
     alice.wait_for("document.querySelector('.game').dataset.replay === '1'");
     alice.screenshot(&screenshot_path("evaluation-graph"));
+    as_phone(&alice, true);
+    fits_the_phone(&alice, ".eval-graph");
+    alice.screenshot(&screenshot_path("evaluation-graph-phone"));
     h.assert_no_page_errors();
 }
 
@@ -983,7 +1031,7 @@ fn each_game_has_a_rules_page_linked_from_home_room_and_footer() {
         49
     );
     page.screenshot(&screenshot_path("rules-ataxx"));
-    page.set_viewport(390, 844, true);
+    as_phone(&page, true);
     page.goto(&format!("{}/rules/escampe", h.base()));
     page.wait_for("document.querySelector('.rules')?.dataset.game === 'escampe'");
     page.screenshot(&screenshot_path("rules-escampe-phone"));
@@ -996,7 +1044,7 @@ fn each_game_has_a_rules_page_linked_from_home_room_and_footer() {
     page.goto(&format!("{}/", h.base()));
     page.wait_for("!!document.querySelector('input[name=game]')");
     page.screenshot(&screenshot_path("home-phone"));
-    page.set_viewport(1200, 900, false);
+    as_phone(&page, false);
     page.goto(&format!("{}/rules/escampe", h.base()));
     page.wait_for("document.querySelector('.rules')?.dataset.game === 'escampe'");
     // Play from the rules page: the home page opens on that game.
@@ -1273,7 +1321,7 @@ fn a_takeback_and_a_draw_between_two_players_through_the_page() {
 fn both_sides_on_one_device_by_keyboard_and_on_a_phone() {
     let Some(h) = harness("local") else { return };
     let page = h.person();
-    page.set_viewport(390, 844, true);
+    as_phone(&page, true);
     page.goto(&format!("{}/", h.base()));
     page.wait_for("!!document.querySelector('input[name=game]')");
     page.screenshot(&screenshot_path("home-phone"));
@@ -1645,7 +1693,7 @@ fn escampe_lisere_marks_are_not_mistaken_for_pieces() {
            return [...new Set(bad)].slice(0, 6).join('; '); })()";
     assert_eq!(page.eval(check), "");
     page.screenshot(&screenshot_path("escampe-lisere-desktop"));
-    page.set_viewport(390, 844, true);
+    as_phone(&page, true);
     page.reload();
     page.wait_for("document.querySelectorAll('.board .cell.occupied').length === 12");
     assert_eq!(page.eval(check), "");
@@ -1788,9 +1836,10 @@ fn no_blank_bands_and_the_phone_shows_status_and_clocks_first() {
         ("virus", Some("5x5")),
         ("ataxx", None),
     ] {
-        for (label, width, height, mobile) in
-            [("desktop", 1200, 900, false), ("phone", 390, 844, true)]
-        {
+        for (label, width, height, mobile) in [
+            ("desktop", DESKTOP.0, DESKTOP.1, false),
+            ("phone", PHONE.0, PHONE.1, true),
+        ] {
             let page = h.person();
             page.set_viewport(width, height, mobile);
             page.goto(&format!("{}/", h.base()));
