@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { LocalEngine, EngineStopped } from './engine.js';
-import { boardFor, pickerFor, describeScore, numberedLine } from './games.js';
+import { boardFor, pickerFor, describeScore, numberedLine, plyOffset } from './games.js';
 import { MAX_LISTED_MOVES } from './local.js';
 
 /** How long one analysis runs before it settles (it can be restarted). */
@@ -238,6 +238,13 @@ export function analysisView(root, { navigate, query }) {
     return sign * line.score.value;
   }
 
+  // Numbering from the set position: the second mover's move is `1… move`.
+  function secondMoverOffset() {
+    if (!info || !info.side_to_move) return 0;
+    const other = info.side_to_move === 'white' ? 'black' : 'white';
+    return plyOffset(game, moves.length % 2 === 0 ? info.side_to_move : other);
+  }
+
   function render() {
     if (destroyed) return;
     section.dataset.depth = String(line ? line.depth : 0);
@@ -259,7 +266,7 @@ export function analysisView(root, { navigate, query }) {
       ...item('Evaluation', placing ? 'from the first move' : line ? describeScore(game, line.score, line.side_to_move) : '…', 'score'),
       ...item('Depth', line ? `${line.depth}/${line.seldepth}` : '…', 'depth'),
       ...item('Nodes', line ? `${line.nodes.toLocaleString('en')} (${Math.round(line.nps / 1000).toLocaleString('en')} kN/s)` : '…', 'nodes'));
-    pvLine.replaceChildren(h('span', { class: 'tag' }, 'Best line: '), placing ? '—' : line ? numberedLine(line.pv, moves.length) : '…');
+    pvLine.replaceChildren(h('span', { class: 'tag' }, 'Best line: '), placing ? '—' : line ? numberedLine(line.pv, moves.length + secondMoverOffset()) : '…');
     if (draft) {
       const name = (side) => (catalogue && catalogue.games.find((g) => g.name === game)?.sides[side]) || side;
       controls.replaceChildren(
@@ -281,7 +288,7 @@ export function analysisView(root, { navigate, query }) {
       info ? h('a', { class: 'btn', 'data-link': true, href: '/', 'data-action': 'home' }, 'New game') : '');
     hint.textContent = problem || (placing
       ? 'The engine analyses from the first move: place both sides’ pieces first (type a placement, as C6/A6/B5/D5/E6/F5, or play one on the board).'
-      : moves.length ? `Moves from the set position: ${numberedLine(moves, 0)}` : 'Play moves on the board to explore; the engine follows.');
+      : moves.length ? `Moves from the set position: ${numberedLine(moves, secondMoverOffset())}` : 'Play moves on the board to explore; the engine follows.');
     hint.classList.toggle('bad', Boolean(problem));
   }
 

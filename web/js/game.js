@@ -66,6 +66,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
   const placementBar = h('div', { class: 'placement', hidden: true });
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
   const connectionLine = h('div', { class: 'connection', 'aria-live': 'polite' });
+  const limitLine = h('p', { class: 'move-limit', hidden: true });
   const banner = h('div', { class: 'banner', role: 'status', hidden: true });
   const offerLine = h('div', { class: 'offer', 'aria-live': 'polite', hidden: true });
   const logList = h('ul', { class: 'log', 'aria-label': 'Room history', hidden: true });
@@ -93,6 +94,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
       h('h1', { class: 'visually-hidden' }, `Room ${code}`),
       status,
       connectionLine,
+      limitLine,
       banner,
       offerLine,
       actions,
@@ -486,6 +488,7 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     renderPlayers();
     renderStatus();
     renderConnection();
+    renderLimit();
     renderOffer();
     renderActions();
     renderShare();
@@ -672,6 +675,22 @@ export function gameView(root, code, { navigate, backend = serverBackend(code) }
     } else {
       banner.hidden = true;
     }
+  }
+
+  // Abalone rooms end at a move limit, decided on marbles: said where the
+  // status is, with the moves to go.
+  function renderLimit() {
+    const limit = state.move_limit;
+    limitLine.hidden = !limit;
+    if (!limit) return;
+    const played = Math.ceil(limit.plies_played / 2);
+    const toGo = Math.max(0, limit.moves_each - played);
+    limitLine.dataset.toGo = String(toGo);
+    limitLine.classList.toggle('low', state.status === 'playing' && toGo <= 10);
+    limitLine.replaceChildren(
+      h('strong', {}, `Move limit: ${limit.moves_each} moves each`),
+      state.status === 'finished' ? '' : ` · ${toGo} to go`,
+      '. Then whoever has pushed off more marbles wins; a draw if even.');
   }
 
   // An offer's answer (declined, withdrawn) stays in the status area for a

@@ -13,7 +13,7 @@ import { SequencePicker } from './picker.js';
 const BOARDS = { escampe, draughts, abalone, virus: ataxx, ataxx };
 
 export function boardFor(game) {
-  return BOARDS[game] || null;
+  return Object.hasOwn(BOARDS, game) ? BOARDS[game] : null;
 }
 
 /** The move picker of a position. */
@@ -91,6 +91,19 @@ export function describeScore(game, score, toMove) {
  * A line of moves numbered like the move list: `ply` moves were played
  * before its first (move numbers count pairs of moves from the start).
  */
+/** Who moves first from each game's start (Escampe: once placed). */
+const FIRST_TO_MOVE = { escampe: 'white', draughts: 'white', abalone: 'black', virus: 'black', ataxx: 'black' };
+
+/**
+ * The ply a position's own move stands at in numbering: 1 when `side`, to
+ * move there, is the game's second mover (its move is a numbered move's
+ * second half, `1… move`), else 0.
+ */
+export function plyOffset(game, side) {
+  const first = Object.hasOwn(FIRST_TO_MOVE, game) ? FIRST_TO_MOVE[game] : null;
+  return first && side && side !== first ? 1 : 0;
+}
+
 export function numberedLine(moves, ply) {
   return moves.map((move, i) => {
     const at = ply + i;

@@ -23,13 +23,25 @@ export function homeView(root, { navigate, query = new URLSearchParams() }) {
   let lobbyTimer = null;
   let lastLobby = null;
   if (typeof EventSource === 'function') {
-    lobbyFeed = new EventSource('/api/lobby/events');
-    lobbyFeed.addEventListener('lobby', (event) => {
-      try { lastLobby = JSON.parse(event.data); } catch (_) { return; }
-      renderLobby(lastLobby, '');
-    });
-    // EventSource reconnects by itself; say so only while nothing is shown.
-    lobbyFeed.onerror = () => { if (!lastLobby && !gone) renderLobby(null, 'the server cannot be reached; retrying'); };
+    const openFeed = () => {
+      lobbyFeed = new EventSource('/api/lobby/events');
+      lobbyFeed.addEventListener('lobby', (event) => {
+        try { lastLobby = JSON.parse(event.data); } catch (_) { return; }
+        renderLobby(lastLobby, '');
+      });
+      lobbyFeed.onerror = () => {
+        if (gone) return;
+        // A dropped connection is retried by EventSource itself; an HTTP
+        // error (a rate limit, a proxy's 502) closes it for good: open a
+        // new one after a pause, and say so while nothing is shown.
+        if (lobbyFeed.readyState === EventSource.CLOSED) {
+          lobbyFeed.close();
+          lobbyTimer = setTimeout(() => { if (!gone) openFeed(); }, 5000);
+        }
+        renderLobby(lastLobby, lastLobby ? '' : 'the server cannot be reached; retrying');
+      };
+    };
+    openFeed();
   } else {
     const poll = async () => {
       try { lastLobby = await api.lobby(); renderLobby(lastLobby, ''); } catch (err) { renderLobby(lastLobby, err.message); }
@@ -97,9 +109,19 @@ export function homeView(root, { navigate, query = new URLSearchParams() }) {
       variantRow.hidden = !game.variants.length;
       const current = form.elements.colour ? form.elements.colour.value : 'random';
       colourBox.replaceChildren(radios('colour', [...colourChoices(game.name), ['random', 'Random']], current || 'random'));
+      if (form.elements.opponent) updateLimit();
     };
     const clockSelect = h('select', { name: 'clock', id: 'clock' }, CLOCKS.map(([value, label]) => h('option', { value }, label)));
     const clockRow = h('label', { class: 'inline', for: 'clock' }, 'Clock ', clockSelect);
+    const limitSelect = h('select', { name: 'move_limit', id: 'move-limit' });
+    const limitRow = h('label', { class: 'inline', for: 'move-limit', title: 'At the limit, whoever has pushed off more marbles wins; a draw if even' }, 'Move limit ', limitSelect);
+    const updateLimit = () => {
+      const limit = game.move_limit;
+      const choices = limit ? [...new Set([limit.default_moves_each, 50, 150, 200])].filter((n) => n >= limit.min && n <= limit.max) : [];
+      limitSelect.replaceChildren(...choices.map((n) => h('option', { value: String(n) }, `${n} moves each${n === limit.default_moves_each ? ' (then marbles decide)' : ''}`)),
+        ...(limit ? [h('option', { value: '0' }, 'None')] : []));
+      limitRow.hidden = !limit || form.elements.opponent.value === 'browser';
+    };
     const publicRow = h('label', { class: 'inline' }, h('input', { type: 'checkbox', name: 'public', id: 'public' }), ' List it in the lobby for anyone to join');
     const updateOpponent = () => {
       const opponent = form.elements.opponent.value;
@@ -109,6 +131,7 @@ export function homeView(root, { navigate, query = new URLSearchParams() }) {
       clockRow.hidden = opponent === 'browser';
       browserNote.hidden = opponent !== 'browser';
       colourBox.closest('fieldset').hidden = form.elements.opponent.value === 'local';
+      updateLimit();
     };
 
     const browserNote = h('p', { class: 'meta', hidden: true }, 'The computer thinks on this device (WebAssembly): the game keeps working without the server, and stays in this browser.');
@@ -121,6 +144,7 @@ export function homeView(root, { navigate, query = new URLSearchParams() }) {
         browserNote,
         h('p', {}, levelRow),
         h('p', {}, clockRow),
+        h('p', {}, limitRow),
         h('p', {}, publicRow)),
       h('fieldset', {}, h('legend', {}, 'Your colour'), colourBox),
       start,
@@ -159,6 +183,7 @@ export function homeView(root, { navigate, query = new URLSearchParams() }) {
       const [minutes, increment] = f.clock.value.split('+').map(Number);
       body.clock = { initial_s: minutes * 60, increment_s: increment };
     }
+    if (!f.move_limit.closest('label').hidden && f.move_limit.value) body.move_limit = Number(f.move_limit.value);
     body.seat = opponent === 'local' ? 'white' : f.colour.value;
     const created = await api.create(body);
     const tokens = { [created.seat]: created.token };

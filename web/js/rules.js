@@ -57,7 +57,7 @@ const RULES = {
         'Along the line (inline), the group may push enemy marbles it outnumbers: three push two or one, two push one (sumito). The pushed line needs an empty cell, or the edge, behind it.',
         'Sideways (broadside), every cell the group moves to must be empty; a broadside never pushes.',
       ]],
-      ['Winning', ['A marble pushed off the board is out. The first player to push out six enemy marbles wins. A game that goes on and on is a draw at the ply limit, and threefold repetition is a draw too.']],
+      ['Winning', ['A marble pushed off the board is out. The first player to push out six enemy marbles wins. Threefold repetition is a draw. Games on this site end at a move limit (100 moves each unless the room chose otherwise): then whoever has pushed off more marbles wins, and as many each is a draw.']],
       ['Notation', ['Inline: the trailing marble’s cell and where it goes, a1b2. Broadside: the group’s two end cells and where the first goes, c6c7d6.']],
     ],
   },
@@ -92,7 +92,8 @@ const RULES = {
 export const RULE_GAMES = Object.keys(RULES);
 
 export function rulesView(root, { game }) {
-  const rules = RULES[game];
+  // Own keys only: /rules/constructor is no game.
+  const rules = Object.hasOwn(RULES, game) ? RULES[game] : null;
   if (!rules) {
     root.replaceChildren(h('section', { class: 'card rules-index' },
       h('h1', {}, 'Rules'),

@@ -53,6 +53,9 @@ export function lowTimeSound() {
 function tone(frequency, length, volume, delay = 0) {
   try {
     if (!context) context = new (window.AudioContext || window.webkitAudioContext)();
+    // Made before any click (the computer moved first, a reload with sound
+    // on), the context starts suspended: resume it, or every sound is silent.
+    if (context.state === 'suspended' && context.resume) context.resume().catch(() => {});
     const at = context.currentTime + delay;
     const oscillator = context.createOscillator();
     const gain = context.createGain();

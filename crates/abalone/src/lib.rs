@@ -4,7 +4,9 @@
 //! along the line (possibly pushing a shorter enemy line: sumito) or sideways
 //! into empty cells; the first side to push six enemy marbles off the board
 //! wins. plateau adds a draw at a ply limit (400 plies by default,
-//! [`Abalone::with_max_plies`]) and on the third occurrence of a position.
+//! [`Abalone::with_max_plies`]) and on the third occurrence of a position;
+//! under the site's move limit ([`AtTheLimit::MoreMarblesWin`]) the side that
+//! has pushed off more marbles wins at the limit instead.
 //! Moves are written in Aba-Pro notation (`a1b2`, `c6c7d6`). See
 //! `docs/rules/abalone.md`.
 //!
@@ -49,4 +51,4 @@ mod zobrist;
 pub use board::{Cell, Direction};
 pub use eval::{AbaloneEval, AbaloneFeatures};
 pub use moves::Move;
-pub use position::{Abalone, DEFAULT_MAX_PLIES, LOSING_COUNT, Layout, MARBLES};
+pub use position::{Abalone, AtTheLimit, DEFAULT_MAX_PLIES, LOSING_COUNT, Layout, MARBLES};

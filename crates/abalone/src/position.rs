@@ -8,6 +8,19 @@ use plateau_core::{
 /// draw rule; plateau needs one so that no game can go on forever.
 pub const DEFAULT_MAX_PLIES: u32 = 400;
 
+/// What reaching the ply limit makes of a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AtTheLimit {
+    /// A draw: the engine's and the command line's rule, a backstop that no
+    /// game can go on forever.
+    #[default]
+    Draw,
+    /// The side that has pushed off more marbles wins, a draw when even: the
+    /// move limit of the site's rooms, as Abalone servers adjudicate, so that
+    /// a lead nobody can convert still ends the game.
+    MoreMarblesWin,
+}
+
 /// Marbles each side starts with.
 pub const MARBLES: u32 = 14;
 
@@ -86,6 +99,7 @@ pub struct Abalone {
     hash: u64,
     ply: u32,
     max_plies: u32,
+    at_the_limit: AtTheLimit,
     /// How many times the current position has occurred (1 the first time).
     repetitions: u8,
     /// Plies since the last ejection (or since the position was set up): no
@@ -123,6 +137,7 @@ impl Abalone {
             hash: 0,
             ply: 0,
             max_plies: DEFAULT_MAX_PLIES,
+            at_the_limit: AtTheLimit::Draw,
             repetitions: 1,
             reversible: 0,
             history: Vec::with_capacity(64),
@@ -139,6 +154,16 @@ impl Abalone {
 
     pub fn max_plies(&self) -> u32 {
         self.max_plies
+    }
+
+    /// The same position with another rule at the ply limit.
+    pub fn with_at_the_limit(mut self, rule: AtTheLimit) -> Abalone {
+        self.at_the_limit = rule;
+        self
+    }
+
+    pub fn at_the_limit(&self) -> AtTheLimit {
+        self.at_the_limit
     }
 
     /// Plies played since this position was set up (or, read from a save
@@ -162,7 +187,9 @@ impl Abalone {
         let first = len - back;
         let mut side = if back % 2 == 1 { !self.side } else { self.side };
         let start_marbles = self.history.get(first).map_or(self.marbles, |s| s.marbles);
-        let start = Abalone::from_parts(start_marbles, side).with_max_plies(self.max_plies);
+        let start = Abalone::from_parts(start_marbles, side)
+            .with_max_plies(self.max_plies)
+            .with_at_the_limit(self.at_the_limit);
         let mut moves = Vec::with_capacity(back);
         let mut list = MoveList::new();
         for i in first..len {
@@ -186,7 +213,10 @@ impl Abalone {
                 );
                 // Never expected; the position alone is still a valid start.
                 let now = Abalone::from_parts(self.marbles, self.side);
-                return (now.with_max_plies(self.max_plies), Vec::new());
+                let now = now
+                    .with_max_plies(self.max_plies)
+                    .with_at_the_limit(self.at_the_limit);
+                return (now, Vec::new());
             };
             moves.push(mv);
             side = !side;
@@ -362,7 +392,16 @@ impl Game for Abalone {
             return Some(Outcome::draw(EndReason::Repetition));
         }
         if self.ply >= self.max_plies {
-            return Some(Outcome::draw(EndReason::PlyLimit));
+            let [white, black] = [self.lost(Side::White), self.lost(Side::Black)];
+            return Some(match self.at_the_limit {
+                AtTheLimit::MoreMarblesWin if white < black => {
+                    Outcome::win(Side::White, EndReason::MarblesAtMoveLimit)
+                }
+                AtTheLimit::MoreMarblesWin if black < white => {
+                    Outcome::win(Side::Black, EndReason::MarblesAtMoveLimit)
+                }
+                _ => Outcome::draw(EndReason::PlyLimit),
+            });
         }
         if !self.can_move() {
             return Some(Outcome::win(!self.side, EndReason::NoLegalMove));

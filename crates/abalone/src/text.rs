@@ -7,7 +7,7 @@
 
 use crate::board::{Cell, row_span};
 use crate::position::{LOSING_COUNT, MARBLES};
-use crate::{Abalone, DEFAULT_MAX_PLIES};
+use crate::{Abalone, AtTheLimit, DEFAULT_MAX_PLIES};
 use plateau_core::save::{read_count, read_save_file, write_save_file};
 use plateau_core::{Game, PositionError, Side};
 
@@ -160,7 +160,8 @@ pub(crate) fn parse_position(text: &str) -> Result<Abalone, PositionError> {
 
 /// The save file: `start:` the position after the last ejection, `ply:` the
 /// plies played before it, `max plies:` the limit when it is not the default,
-/// `moves:` the moves since.
+/// `at the limit: marbles` when more marbles pushed off win there, `moves:`
+/// the moves since.
 pub(crate) fn format_file(position: &Abalone) -> String {
     let (start, moves) = position.since_last_ejection();
     let mut fields = vec![(
@@ -173,22 +174,43 @@ pub(crate) fn format_file(position: &Abalone) -> String {
     if position.max_plies() != DEFAULT_MAX_PLIES {
         fields.push(("max plies", position.max_plies().to_string()));
     }
+    if position.at_the_limit() == AtTheLimit::MoreMarblesWin {
+        fields.push(("at the limit", MARBLES_WIN.to_string()));
+    }
     let moves: Vec<String> = moves.iter().map(|mv| mv.to_string()).collect();
     write_save_file(&start.to_text(), &fields, &moves)
 }
 
 /// Reads what [`format_file`] writes, or a bare position text.
 pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
-    let Some(file) = read_save_file(text, &["ply", "max plies"])? else {
+    let Some(file) = read_save_file(text, &["ply", "max plies", "at the limit"])? else {
         return parse_position(text.trim());
     };
     let max_plies =
         read_count(&file, "max plies", u32::MAX.into())?.map_or(DEFAULT_MAX_PLIES, |n| n as u32);
     // A game stops at the limit, so no count goes past it.
     let ply = read_count(&file, "ply", max_plies.into())?.unwrap_or(0) as u32;
+    let at_the_limit = match file.field("at the limit") {
+        None | Some("draw") => AtTheLimit::Draw,
+        Some(MARBLES_WIN) => AtTheLimit::MoreMarblesWin,
+        Some(other) => {
+            return err(format!(
+                "at the limit: {:?} is not a rule (draw or {MARBLES_WIN})",
+                shorten(other)
+            ));
+        }
+    };
     let start = parse_position(file.start).map_err(|e| e.context("the start position"))?;
-    file.replay(start.with_max_plies(max_plies).with_ply(ply))
+    file.replay(
+        start
+            .with_max_plies(max_plies)
+            .with_at_the_limit(at_the_limit)
+            .with_ply(ply),
+    )
 }
+
+/// The save file's word for [`AtTheLimit::MoreMarblesWin`].
+const MARBLES_WIN: &str = "marbles";
 
 fn shorten(text: &str) -> String {
     text.chars().take(16).collect()

@@ -548,3 +548,52 @@ fn only_ejections_are_noisy_and_they_can_be_declined() {
     // The non-ejecting push d3d4 is quiet.
     assert!(!game.is_noisy(game.parse_move("d3d4").unwrap()));
 }
+
+#[test]
+fn under_the_move_limit_more_marbles_pushed_off_win_and_even_counts_draw() {
+    use plateau_abalone::AtTheLimit;
+    let limited = |game: Abalone| {
+        game.with_max_plies(4)
+            .with_at_the_limit(AtTheLimit::MoreMarblesWin)
+    };
+    // Black pushes a white marble off on the third ply; the limit falls on
+    // the fourth.
+    let mut game = limited(setup("e5 e6 e7 c3", "e8 e9 g7", Side::Black, [0, 0]));
+    play(&mut game, "c3d3");
+    play(&mut game, "g7g6");
+    play(&mut game, "e5e6");
+    assert_eq!(game.lost(Side::White), 1);
+    assert!(game.outcome().is_none());
+    // The rule survives a reload before the end, and the end after it.
+    assert_eq!(reload(&game).at_the_limit(), AtTheLimit::MoreMarblesWin);
+    play(&mut game, "g6g7");
+    let outcome = game.outcome().expect("the limit is reached");
+    assert_eq!(
+        (outcome.winner, outcome.reason),
+        (Some(Side::Black), EndReason::MarblesAtMoveLimit)
+    );
+    assert!(moves_of(&game).is_empty());
+    let file = game.to_file();
+    assert!(file.contains("at the limit: marbles"), "{file}");
+    assert_eq!(reload(&game).outcome(), Some(outcome));
+    // Even counts: a draw, as without the rule; without the rule a marble
+    // ahead is a draw too.
+    let mut even = limited(pos(STANDARD));
+    let mut plain = pos(STANDARD).with_max_plies(4);
+    for text in ["c3d3", "g5f5", "c4d4", "g6f6"] {
+        play(&mut even, text);
+        play(&mut plain, text);
+    }
+    assert_eq!(
+        even.outcome().map(|o| (o.winner, o.reason)),
+        Some((None, EndReason::PlyLimit))
+    );
+    assert_eq!(plain.at_the_limit(), AtTheLimit::Draw);
+    assert!(!plain.to_file().contains("at the limit"));
+    // A rule the file does not know is refused, by name.
+    let bad = limited(pos(STANDARD))
+        .to_file()
+        .replace("at the limit: marbles", "at the limit: chess");
+    let err = Abalone::from_file(&bad).expect_err("an unknown rule");
+    assert!(err.to_string().contains("chess"), "{err}");
+}

@@ -42,6 +42,9 @@ pub enum EndReason {
     WalledIn,
     /// Escampe, Abalone: the game reached the rules' ply limit (a draw).
     PlyLimit,
+    /// Abalone under a move limit (the site's rooms): the limit was reached
+    /// and the winner had pushed off more marbles.
+    MarblesAtMoveLimit,
     /// The same position, same side to move, for the third time (a draw).
     Repetition,
     /// Ataxx: 100 half-moves without a clone (a draw).
@@ -70,7 +73,7 @@ pub enum EndReason {
 
 impl EndReason {
     /// Every reason, for reading phrases back and for tests.
-    pub const ALL: [EndReason; 20] = [
+    pub const ALL: [EndReason; 21] = [
         EndReason::UnicornCaptured,
         EndReason::SixMarblesEjected,
         EndReason::AllPiecesCaptured,
@@ -80,6 +83,7 @@ impl EndReason {
         EndReason::NoMoveForEither,
         EndReason::WalledIn,
         EndReason::PlyLimit,
+        EndReason::MarblesAtMoveLimit,
         EndReason::Repetition,
         EndReason::HalfmoveClock,
         EndReason::KingMoves,
@@ -106,6 +110,7 @@ impl EndReason {
             EndReason::NoMoveForEither => "no move left for either side",
             EndReason::WalledIn => "no drop left, empty cells go to the opponent",
             EndReason::PlyLimit => "ply limit",
+            EndReason::MarblesAtMoveLimit => "more marbles pushed off at the move limit",
             EndReason::Repetition => "threefold repetition",
             EndReason::HalfmoveClock => "100 half-moves without a clone",
             EndReason::KingMoves => "25 king moves each without capture or man move",

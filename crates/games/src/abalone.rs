@@ -1,7 +1,7 @@
 //! Abalone in the registry.
 
 use crate::{GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase};
-use plateau_abalone::{Abalone, AbaloneEval, Layout};
+use plateau_abalone::{Abalone, AbaloneEval, AtTheLimit, Layout};
 use plateau_core::Game;
 use plateau_search::Options;
 
@@ -60,6 +60,12 @@ pub(crate) static INFO: GameInfo = GameInfo {
     new_game: |spec| erase(spec, Abalone::start(layout(spec))),
     from_text: |spec, text| Ok(erase(spec, Abalone::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Abalone::from_file(text)?)),
+    move_limit: Some(|spec, plies| {
+        let start = Abalone::start(layout(spec))
+            .with_max_plies(plies)
+            .with_at_the_limit(AtTheLimit::MoreMarblesWin);
+        erase(spec, start)
+    }),
     engine: |_, profile, seed| {
         engine::build(
             profile,
@@ -119,6 +125,42 @@ mod tests {
         let inputs = plateau_abalone::inputs::INPUTS;
         let (game, hash) = ("abalone/belgian-daisy", "4ed2bafb4eb26bd0");
         crate::tests::check_embedded_network(&net, game, inputs, 128, hash);
+    }
+
+    /// The engine plays the room's rule: one ply before the move limit, a
+    /// marble ahead, every move wins; under the plain ply limit it is a draw.
+    /// And a room's game under the limit starts as the plain one.
+    #[test]
+    fn the_search_sees_the_win_at_the_move_limit() {
+        use plateau_abalone::{Abalone, AtTheLimit};
+        use plateau_core::Game;
+        use plateau_search::score::is_decisive;
+        let spec = crate::GameSpec::lookup("abalone", None).unwrap();
+        let ahead = "wwww1/wwwwww/2www2/8/9/8/2bbb2/bbbbbb/bbbbb b b0 w1";
+        let position = Abalone::from_text(ahead).unwrap().with_max_plies(1);
+        for (rule, wins) in [
+            (AtTheLimit::MoreMarblesWin, true),
+            (AtTheLimit::Draw, false),
+        ] {
+            for level in [crate::Level::Expert, crate::Level::Master] {
+                let profile = crate::Profile::Level(level);
+                let game = crate::erase(&spec, position.clone().with_at_the_limit(rule));
+                let mut engine = spec.engine(profile, 1);
+                let thought = engine
+                    .think(game.as_ref(), &crate::Limits::depth(3), &mut |_| {})
+                    .unwrap();
+                assert_eq!(
+                    is_decisive(thought.score) && thought.score > 0,
+                    wins,
+                    "{rule:?}, {profile:?}: {}",
+                    thought.score
+                );
+            }
+        }
+        let limited = spec.new_game_with_move_limit(200).expect("Abalone has one");
+        assert_eq!(limited.to_text(), spec.new_game().to_text());
+        assert!(limited.to_file().contains("max plies: 200"));
+        assert!(limited.to_file().contains("at the limit: marbles"));
     }
 
     #[test]

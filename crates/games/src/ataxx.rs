@@ -247,6 +247,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
     new_game: virus_start,
     from_text: virus_from_text,
     from_file: |spec, text| virus_from_text(spec, text.trim()),
+    move_limit: None,
     engine: |spec, profile, seed| {
         if is_wide(spec) {
             let engine = engine::build::<VirusWide, AtaxxEval, AtaxxEval>(
@@ -351,6 +352,7 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     new_game: |spec| erase(spec, Ataxx::new()),
     from_text: |spec, text| Ok(erase(spec, Ataxx::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Ataxx::from_file(text)?)),
+    move_limit: None,
     engine: |_, profile, seed| {
         let engine = engine::build::<Ataxx, AtaxxEval, AtaxxEval>(
             profile,

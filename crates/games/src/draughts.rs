@@ -48,6 +48,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     new_game: |spec| erase(spec, Draughts::new()),
     from_text: |spec, text| Ok(erase(spec, Draughts::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Draughts::from_file(text)?)),
+    move_limit: None,
     engine: |_, profile, seed| {
         engine::build(
             profile,

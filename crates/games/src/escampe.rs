@@ -53,6 +53,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     new_game: |spec| erase(spec, Escampe::new()),
     from_text: |spec, text| Ok(erase(spec, Escampe::from_text(text)?)),
     from_file: |spec, text| Ok(erase(spec, Escampe::from_file(text)?)),
+    move_limit: None,
     engine: |_, profile, seed| {
         engine::build(
             profile,

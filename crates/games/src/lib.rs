@@ -89,6 +89,11 @@ pub struct GameInfo {
     pub(crate) new_game: fn(&GameSpec) -> Box<dyn AnyGame>,
     pub(crate) from_text: Reader,
     pub(crate) from_file: Reader,
+    /// The start under a move limit of this many plies, where the side ahead
+    /// in material wins (Abalone's rule in the site's rooms, which keeps an
+    /// unconvertible lead from running forever); `None` for the games whose
+    /// own rules end every game.
+    pub(crate) move_limit: Option<LimitedStart>,
     pub(crate) engine: fn(&GameSpec, Profile, u64) -> Box<dyn AnyEngine>,
     /// What the tuner and weight files need.
     pub tuning: Tuning,
@@ -97,6 +102,9 @@ pub struct GameInfo {
     /// Learned evaluations, for games whose inputs are defined.
     pub net: Option<NetSupport>,
 }
+
+/// The start under a move limit of so many plies.
+type LimitedStart = fn(&GameSpec, u32) -> Box<dyn AnyGame>;
 
 /// Builds an engine of a profile that evaluates with a network.
 type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Result<Box<dyn AnyEngine>, String>;
@@ -241,6 +249,13 @@ pub struct Tuning {
     pub default_weights: &'static [f32],
     /// An engine of a profile on these weights; `None` when their number is wrong.
     pub(crate) engine: WeightedEngine,
+}
+
+impl GameInfo {
+    /// Whether the game takes a move limit (see [`GameSpec::new_game_with_move_limit`]).
+    pub fn has_move_limit(&self) -> bool {
+        self.move_limit.is_some()
+    }
 }
 
 impl fmt::Debug for GameInfo {
@@ -400,6 +415,18 @@ impl GameSpec {
     /// The starting position.
     pub fn new_game(&self) -> Box<dyn AnyGame> {
         (self.info.new_game)(self)
+    }
+
+    /// Whether the game takes a move limit (see [`GameSpec::new_game_with_move_limit`]).
+    pub fn has_move_limit(&self) -> bool {
+        self.info.has_move_limit()
+    }
+
+    /// The starting position under a move limit: after `plies` plies the side
+    /// ahead in material wins, a draw when even. `None` for a game without
+    /// such a rule.
+    pub fn new_game_with_move_limit(&self, plies: u32) -> Option<Box<dyn AnyGame>> {
+        self.info.move_limit.map(|start| start(self, plies))
     }
 
     /// A game from a position text.

@@ -103,6 +103,12 @@ pub async fn games() -> Json<Value> {
                     "black": {"name": info.sides[1].name, "note": info.sides[1].note},
                 },
                 "draw_by_agreement": info.draw_by_agreement,
+                // Rooms end at this limit unless asked otherwise (Abalone).
+                "move_limit": info.has_move_limit().then(|| json!({
+                    "default_moves_each": DEFAULT_MOVE_LIMIT,
+                    "min": MOVE_LIMITS.start(),
+                    "max": MOVE_LIMITS.end(),
+                })),
             })
         })
         .collect();
@@ -132,7 +138,20 @@ pub struct CreateRoom {
     /// against the computer in the browser, saved to go on here.
     #[serde(default)]
     moves: Option<Vec<String>>,
+    /// Abalone: moves each side may play before the game is decided on
+    /// marbles pushed off ([`DEFAULT_MOVE_LIMIT`] when absent, 0 for none).
+    #[serde(default)]
+    move_limit: Option<u32>,
 }
+
+/// Abalone rooms' move limit when the request names none: moves each side
+/// may play, then the side that has pushed off more marbles wins (a draw
+/// when even). Long enough for a real game; short enough that a lead
+/// nobody can convert does not run on for hundreds of moves.
+pub const DEFAULT_MOVE_LIMIT: u32 = 100;
+
+/// The move limits a room may ask for, moves each side.
+const MOVE_LIMITS: std::ops::RangeInclusive<u32> = 10..=500;
 
 /// Longest game or variant name read: longer ones are unknown at once.
 const MAX_NAME_CHARS: usize = 40;
@@ -161,6 +180,8 @@ pub struct RoomChoice {
     pub clock: Option<crate::clock::ClockState>,
     /// The moves the room starts with, as the game writes them, each legal.
     pub moves: Vec<String>,
+    /// The game's move limit in plies (Abalone), `None` for none.
+    pub move_limit: Option<u32>,
 }
 
 impl CreateRoom {
@@ -211,20 +232,41 @@ impl CreateRoom {
             Some(control) => Some(control.build().map_err(ApiError::unprocessable)?),
             None => None,
         };
-        let moves = self.carried_moves(spec, ai.is_some(), clock.is_some())?;
+        let move_limit = self.move_limit(spec)?;
+        let moves = self.carried_moves(spec, move_limit, ai.is_some(), clock.is_some())?;
         Ok(RoomChoice {
             spec,
             seat,
             ai,
             clock,
             moves,
+            move_limit,
         })
+    }
+
+    /// The move limit in plies: Abalone's default or the one asked for.
+    fn move_limit(&self, spec: GameSpec) -> Result<Option<u32>, ApiError> {
+        match (spec.has_move_limit(), self.move_limit) {
+            (true, None) => Ok(Some(DEFAULT_MOVE_LIMIT * 2)),
+            (_, Some(0)) | (false, None) => Ok(None),
+            (true, Some(moves)) if MOVE_LIMITS.contains(&moves) => Ok(Some(moves * 2)),
+            (true, Some(moves)) => Err(ApiError::unprocessable(format!(
+                "move_limit: {moves} moves each; from {} to {}, or 0 for none",
+                MOVE_LIMITS.start(),
+                MOVE_LIMITS.end()
+            ))),
+            (false, Some(_)) => Err(ApiError::unprocessable(format!(
+                "move_limit: {} has no move limit (its own rules end every game)",
+                spec.info.title
+            ))),
+        }
     }
 
     /// The moves a game carried over starts with, replayed and checked.
     fn carried_moves(
         &self,
         spec: GameSpec,
+        move_limit: Option<u32>,
         against_ai: bool,
         clocked: bool,
     ) -> Result<Vec<String>, ApiError> {
@@ -247,7 +289,9 @@ impl CreateRoom {
                 moves.len()
             )));
         }
-        let mut game = spec.new_game();
+        let mut game = move_limit
+            .and_then(|plies| spec.new_game_with_move_limit(plies))
+            .unwrap_or_else(|| spec.new_game());
         let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             check_move_text(text)?;
@@ -281,6 +325,7 @@ pub async fn create_room(
         attempts += 1;
         check_code_attempts(attempts)?;
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
+        data.set_move_limit(choice.move_limit);
         data.seats[seat.index()] = Some(hash);
         data.public = request.public;
         data.clock = clock;
@@ -299,6 +344,7 @@ pub async fn create_room(
             creator: crate::app::creator_key(peer.ip()),
             // A carried-over game's moves come next: the AI's turn is known then.
             ai_due: (room.data.ai_to_move() && !carried).then(crate::clock::now_ms),
+            move_limit: room.data.move_limit,
         };
         let event = room.state().to_string();
         if state
@@ -310,7 +356,7 @@ pub async fn create_room(
     };
     let code = room.data.code.clone();
     let ai_first = room.data.ai_to_move() && !carried;
-    let deadline = room.data.clock.and_then(|c| c.deadline());
+    let deadline = room.data.clock_deadline();
     state.cache(room);
     if carried {
         carry_over(&state, &code, &choice.moves).await?;
@@ -429,7 +475,10 @@ pub struct SummaryQuery {
 /// `GET /api/rooms?codes=A,B,...`: where each of a player's games stands
 /// (status, whose turn, result, clocks), for the home page's list: one
 /// request instead of one per game. Codes of rooms that no longer exist are
-/// listed under `missing`. Each code counts as one room read.
+/// listed under `missing`. Each code counts as one room read, and each
+/// missing one as a miss: codes past the address's allowance are listed under
+/// `unchecked` (ask again later) rather than failing the whole answer, so a
+/// list with many expired rooms still gets the standing of the others.
 pub async fn summaries(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -470,12 +519,22 @@ pub async fn summaries(
     }
     let mut rooms = Vec::new();
     let mut missing = Vec::new();
+    let mut unchecked = Vec::new();
+    let mut refused = None;
     for code in codes {
-        state.limit(peer.ip(), Kind::Lookup)?;
-        let mut room = match state.room(code, peer.ip()).await {
+        let found = match state.limit(peer.ip(), Kind::Lookup) {
+            Ok(()) => state.room(code, peer.ip()).await,
+            Err(err) => Err(err),
+        };
+        let mut room = match found {
             Ok(room) => room,
             Err(err) if err.status == StatusCode::NOT_FOUND => {
                 missing.push(code.to_ascii_uppercase());
+                continue;
+            }
+            Err(err) if err.status == StatusCode::TOO_MANY_REQUESTS => {
+                unchecked.push(code.to_ascii_uppercase());
+                refused = Some(err);
                 continue;
             }
             Err(err) => return Err(err),
@@ -503,7 +562,13 @@ pub async fn summaries(
             "clock": data.clock.map(|c| c.shown(crate::clock::now_ms())),
         }));
     }
-    Ok(Json(json!({ "rooms": rooms, "missing": missing })))
+    // Nothing answered at all: the refusal itself, with its wait.
+    if let Some(err) = refused.filter(|_| rooms.is_empty() && missing.is_empty()) {
+        return Err(err);
+    }
+    Ok(Json(
+        json!({ "rooms": rooms, "missing": missing, "unchecked": unchecked }),
+    ))
 }
 
 /// `GET /api/rooms/{code}`.
@@ -737,6 +802,7 @@ pub async fn rematch(
         attempts += 1;
         check_code_attempts(attempts)?;
         let mut data = RoomData::new(tokens::new_code(), spec, ai);
+        data.set_move_limit(room.data.move_limit);
         data.seats = swapped;
         data.status = Status::Playing;
         data.clock = room.data.clock.map(|c| c.fresh());
@@ -757,6 +823,7 @@ pub async fn rematch(
             now: fresh.data.created_at,
             creator: crate::app::creator_key(peer.ip()),
             ai_due: fresh.data.ai_to_move().then(crate::clock::now_ms),
+            move_limit: fresh.data.move_limit,
         };
         let event = fresh.state().to_string();
         if state
@@ -768,7 +835,7 @@ pub async fn rematch(
     };
     let new_code = fresh.data.code.clone();
     let ai_first = fresh.data.ai_to_move();
-    if let Some(deadline) = fresh.data.clock.and_then(|c| c.deadline()) {
+    if let Some(deadline) = fresh.data.clock_deadline() {
         crate::clock::watch(Arc::clone(&state), new_code.clone(), deadline);
     }
     state.cache(fresh);

@@ -378,7 +378,7 @@ impl AppState {
             return Ok(None);
         };
         let data = RoomData::restore(stored).map_err(ApiError::internal)?;
-        let deadline = data.clock.and_then(|c| c.deadline());
+        let deadline = data.clock_deadline();
         let shared = self.cache(Room::new(data));
         // A clock another instance started (one that may have died since) is
         // watched here too.
@@ -461,7 +461,7 @@ impl AppState {
         let Some(stored) = stored.filter(|r| r.created_at == room.data.created_at) else {
             return Ok(false);
         };
-        let old_deadline = room.data.clock.and_then(|c| c.deadline());
+        let old_deadline = room.data.clock_deadline();
         let data = RoomData::restore(stored).map_err(ApiError::internal)?;
         for (version, payload) in missed {
             if version <= data.version {
@@ -473,7 +473,7 @@ impl AppState {
         room.events_checked = Some(started);
         // Whichever instance sees a clock run watches it: the first to end
         // the game wins, the others find it over.
-        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
+        if let Some(deadline) = room.data.clock_deadline()
             && Some(deadline) != old_deadline
         {
             crate::clock::watch(Arc::clone(self), room.data.code.clone(), deadline);
@@ -606,7 +606,7 @@ impl AppState {
             ));
         }
         let expected = room.data.version;
-        let old_deadline = room.data.clock.and_then(|c| c.deadline());
+        let old_deadline = room.data.clock_deadline();
         next.version = expected + 1;
         // The AI's job follows every change: renewed at the new version while
         // the AI is to move, dropped otherwise.
@@ -638,7 +638,7 @@ impl AppState {
         }
         // One timer per running clock: a change that leaves it as it was
         // (an offer, say) sets none.
-        if let Some(deadline) = room.data.clock.and_then(|c| c.deadline())
+        if let Some(deadline) = room.data.clock_deadline()
             && Some(deadline) != old_deadline
         {
             crate::clock::watch(Arc::clone(self), room.data.code.clone(), deadline);
@@ -751,7 +751,7 @@ impl AppState {
             };
             let (ai_to_move, deadline, version) = (
                 room.data.ai_to_move(),
-                room.data.clock.and_then(|c| c.deadline()),
+                room.data.clock_deadline(),
                 room.data.version,
             );
             drop(room);

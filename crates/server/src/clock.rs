@@ -193,8 +193,19 @@ pub(crate) fn restart(next: &mut RoomData, changes: &mut Vec<Change>, now: i64) 
 }
 
 /// Ends the game if the running side's time is up. Returns whether it did.
+/// A clock that waited past its grace for a person's page
+/// ([`RoomData::first_sight_due`]) is started first, from the grace's end.
 pub(crate) async fn check_flag(state: &Arc<AppState>, room: &mut Room) -> Result<bool, ApiError> {
     let now = now_ms();
+    if let Some((side, due)) = room.data.first_sight_due().filter(|&(_, due)| now >= due) {
+        let mut next = room.data.clone();
+        let mut changes = Vec::new();
+        if let Some(clock) = next.clock.as_mut() {
+            clock.start(side, due);
+            changes.push(clock.change());
+        }
+        state.commit(room, next, changes).await?;
+    }
     let Some(clock) = room.data.clock else {
         return Ok(false);
     };

@@ -161,11 +161,20 @@ impl CreatorPresent {
             *count == 1
         };
         if first {
-            let (marker, codes) = (Arc::clone(state), vec![code.to_string()]);
+            let (marker, code) = (Arc::clone(state), code.to_string());
             tokio::spawn(async move {
                 let now = crate::clock::now_ms();
+                let codes = vec![code.clone()];
                 if let Err(err) = marker.blocking(move |s| s.mark_present(&codes, now)).await {
                     eprintln!("lobby presence: {}", err.message);
+                }
+                // The stream may have closed while this was written, and its
+                // absent mark gone in first: the map has the last word.
+                if !is_present(&marker, &code) {
+                    let gone = code.clone();
+                    if let Err(err) = marker.blocking(move |s| s.mark_absent(&gone)).await {
+                        eprintln!("lobby presence: {}", err.message);
+                    }
                 }
                 marker.lobby_changed.notify_one();
             });
@@ -204,13 +213,31 @@ impl Drop for CreatorPresent {
         // Drop cannot await: the write runs as a task.
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move {
-                if let Err(err) = state.blocking(move |s| s.mark_absent(&code)).await {
+                let gone = code.clone();
+                if let Err(err) = state.blocking(move |s| s.mark_absent(&gone)).await {
                     eprintln!("lobby presence: {}", err.message);
+                }
+                // Back already (a reload): present again.
+                if is_present(&state, &code) {
+                    let now = crate::clock::now_ms();
+                    let codes = vec![code];
+                    if let Err(err) = state.blocking(move |s| s.mark_present(&codes, now)).await {
+                        eprintln!("lobby presence: {}", err.message);
+                    }
                 }
                 state.lobby_changed.notify_one();
             });
         }
     }
+}
+
+/// Whether a creator's stream for `code` is open on this instance now.
+fn is_present(state: &AppState, code: &str) -> bool {
+    state
+        .lobby_present
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains_key(code)
 }
 
 /// Marks every room whose creator's stream this instance holds as present

@@ -214,6 +214,12 @@ fn numbered(data: &RoomData, tags: &Tags, result: Option<Option<Side>>) -> Recor
     });
     // The numbered record says the result itself.
     let mut text = header_lines("#", tags, None);
+    if let Some(plies) = data.move_limit {
+        text.push_str(&format!(
+            "# move limit: {} moves each, then more marbles pushed off wins\n",
+            plies / 2
+        ));
+    }
     text.push_str(&plateau_core::numbered_record(
         &data.game.start_text(),
         data.game.history(),

@@ -20,7 +20,7 @@ pub async fn positions(
     state.limit(peer.ip(), Kind::Lookup)?;
     let room = state.room(&code, peer.ip()).await?;
     let data = &room.data;
-    let mut game = data.spec.new_game();
+    let mut game = data.fresh_game();
     let mut positions = Vec::with_capacity(data.game.history().len() + 1);
     positions.push(game.to_text());
     for mv in data.game.history() {

@@ -118,6 +118,10 @@ pub struct Offer {
     pub by: Side,
 }
 
+/// How long a person's clock against the AI waits for their page to show
+/// the board before it starts anyway.
+pub const FIRST_SIGHT_GRACE_MS: i64 = 30_000;
+
 /// What a room is, as stored: every change is made on a copy, committed, then
 /// swapped in, so a failed commit leaves the room as it was.
 #[derive(Clone)]
@@ -146,6 +150,9 @@ pub struct RoomData {
     /// Both clocks (White, Black) as they stood after each move, by ply:
     /// what a takeback sets them back to.
     pub move_clocks: std::collections::BTreeMap<u32, [i64; 2]>,
+    /// Abalone's move limit, in plies: the game ends there, won by the side
+    /// that has pushed off more marbles. `None`: the game's own rules.
+    pub move_limit: Option<u32>,
 }
 
 /// What the state shows of the AI's work on this instance.
@@ -228,7 +235,24 @@ impl RoomData {
             public: false,
             clock: None,
             move_clocks: std::collections::BTreeMap::new(),
+            move_limit: None,
         }
+    }
+
+    /// Puts the game under a move limit of `plies` (`None`: none); only
+    /// before the first move, since it changes the game's rules.
+    pub fn set_move_limit(&mut self, plies: Option<u32>) {
+        debug_assert!(self.game.history().is_empty());
+        self.move_limit = plies;
+        self.game = self.fresh_game();
+    }
+
+    /// The room's game at its start, under the room's rules: every replay
+    /// starts here.
+    pub fn fresh_game(&self) -> Box<dyn AnyGame> {
+        self.move_limit
+            .and_then(|plies| self.spec.new_game_with_move_limit(plies))
+            .unwrap_or_else(|| self.spec.new_game())
     }
 
     /// Rebuilds a stored room by replaying its moves with the game's rules.
@@ -244,6 +268,7 @@ impl RoomData {
         };
         let mut room = RoomData::new(stored.code.clone(), spec, ai);
         room.created_at = stored.created_at;
+        room.set_move_limit(stored.move_limit);
         for (ply, mv) in stored.moves.iter().enumerate() {
             room.game
                 .play(mv)
@@ -281,7 +306,7 @@ impl RoomData {
     /// Who played each move of the game, in order (a side may play twice
     /// in a row: Escampe's Blanc places, then moves first).
     pub fn movers(&self) -> Vec<Side> {
-        let mut replay = self.spec.new_game();
+        let mut replay = self.fresh_game();
         self.game
             .history()
             .iter()
@@ -301,7 +326,7 @@ impl RoomData {
 
     /// The game rebuilt with only its first `keep` moves.
     pub fn truncated(&self, keep: usize) -> Result<Box<dyn AnyGame>, String> {
-        let mut game = self.spec.new_game();
+        let mut game = self.fresh_game();
         for mv in self.game.history().iter().take(keep) {
             game.play(mv).map_err(|e| e.to_string())?;
         }
@@ -316,12 +341,38 @@ impl RoomData {
     /// their clock waits until their page has shown them the board (`POST
     /// .../ready`), as on Lichess, where the first move's time does not run
     /// before the player sees the board.
+    /// When the room's clock next needs a look: the running side's flag
+    /// fall, or the end of a person's grace to open the board against the
+    /// AI ([`RoomData::first_sight_due`]).
+    pub fn clock_deadline(&self) -> Option<i64> {
+        let clock = self.clock?;
+        clock
+            .deadline()
+            .or_else(|| self.first_sight_due().map(|(_, due)| due))
+    }
+
+    /// The person whose clock waits for their page, and when it starts
+    /// anyway: a page that never says it is ready (a closed tab, a plain
+    /// API client) must not hold a timed game open for ever.
+    pub fn first_sight_due(&self) -> Option<(Side, i64)> {
+        let clock = self.clock?;
+        if clock.running.is_some()
+            || self.status != Status::Playing
+            || self.game.outcome().is_some()
+        {
+            return None;
+        }
+        let side = self.game.side_to_move();
+        self.awaits_first_sight(side)
+            .then(|| (side, clock.since_ms + FIRST_SIGHT_GRACE_MS))
+    }
+
     pub fn awaits_first_sight(&self, side: Side) -> bool {
         if self.ai.is_none() || self.is_ai(side) || self.clock.is_none() {
             return false;
         }
         // Each side has moved once the first two plies are played.
-        let mut replay = self.spec.new_game();
+        let mut replay = self.fresh_game();
         for mv in self.game.history().iter().take(2) {
             if replay.side_to_move() == side {
                 return false;
@@ -414,6 +465,11 @@ impl RoomData {
             "log": &self.log[self.log.len().saturating_sub(LOG_SHOWN)..],
             "public": self.public,
             "clock": self.clock.map(|c| c.shown(crate::clock::now_ms())),
+            "move_limit": self.move_limit.map(|plies| json!({
+                "plies": plies,
+                "moves_each": plies / 2,
+                "plies_played": self.game.history().len(),
+            })),
         })
     }
 }
@@ -520,6 +576,36 @@ mod tests {
 
     fn versions(events: Option<Vec<Arc<Event>>>) -> Option<Vec<u64>> {
         events.map(|events| events.iter().filter_map(|e| e.version).collect())
+    }
+
+    #[test]
+    fn a_persons_clock_waits_for_their_page_only_for_a_grace() {
+        let spec = GameSpec::lookup("draughts", None).unwrap();
+        let mut room = RoomData::new("ABCDE".into(), spec, Some((Side::Black, Level::Beginner)));
+        let mut clock = crate::clock::ClockRequest {
+            initial_s: 60.0,
+            increment_s: 0.0,
+        }
+        .build()
+        .unwrap();
+        clock.stop(1_000);
+        room.clock = Some(clock);
+        // White, the person, moves first: the clock waits, for a while.
+        assert_eq!(
+            room.first_sight_due(),
+            Some((Side::White, 1_000 + FIRST_SIGHT_GRACE_MS))
+        );
+        assert_eq!(room.clock_deadline(), Some(1_000 + FIRST_SIGHT_GRACE_MS));
+        // Once running, the flag fall is the deadline.
+        if let Some(clock) = room.clock.as_mut() {
+            clock.start(Side::White, 5_000);
+        }
+        assert_eq!(room.first_sight_due(), None);
+        assert_eq!(room.clock_deadline(), Some(65_000));
+        // No AI, or no clock: nothing waits.
+        let friends = RoomData::new("FGHJK".into(), spec, None);
+        assert_eq!(friends.first_sight_due(), None);
+        assert_eq!(friends.clock_deadline(), None);
     }
 
     #[test]

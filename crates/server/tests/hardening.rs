@@ -288,3 +288,40 @@ async fn forwarded_for_counts_only_behind_the_trusted_proxy() {
     );
     server.stop().await;
 }
+
+/// A player's list with many expired rooms still gets the others'
+/// standing: codes past the unknown-code allowance are left unchecked, not
+/// the whole answer refused; a request with nothing answerable is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_games_list_full_of_expired_rooms_still_answers_for_the_live_ones() {
+    let config = ServerConfig {
+        rates: Rates::default(),
+        ..test_config()
+    };
+    let server = TestServer::start(&test_db!("summaries-misses"), config).await;
+    let (live, _) = white_room(&server, "draughts").await;
+    let expired: Vec<String> = "ABCDEFGHJKLMNP"
+        .chars()
+        .map(|c| format!("ZZZZ{c}"))
+        .collect();
+    let codes = format!("{live},{}", expired.join(","));
+    let (status, answer) = get(&server.url(&format!("/api/rooms?codes={codes}"))).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["rooms"][0]["code"], live.as_str());
+    let missing = answer["missing"].as_array().unwrap().len();
+    let unchecked = answer["unchecked"].as_array().unwrap().len();
+    assert_eq!(missing + unchecked, expired.len(), "{answer}");
+    assert!(missing > 0 && unchecked > 0, "{answer}");
+    // Asking again for the unchecked ones alone: nothing can be answered
+    // now, so the refusal itself, with its wait.
+    let again = answer["unchecked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(",");
+    let (status, refused) = get(&server.url(&format!("/api/rooms?codes={again}"))).await;
+    assert_eq!(status, 429, "{refused}");
+    server.stop().await;
+}

@@ -288,6 +288,7 @@ async fn a_code_drawn_again_after_a_sweep_is_the_new_room_on_every_instance() {
             now: 12_345,
             creator: "10.0.0.1".into(),
             ai_due: None,
+            move_limit: None,
         };
         assert!(storage.create_room(&room, "{}").unwrap());
     })

@@ -234,6 +234,8 @@ pub struct NewRoom {
     pub creator: String,
     /// When the AI is to move first: the job's time (ms since the epoch).
     pub ai_due: Option<i64>,
+    /// Abalone's move limit, in plies; `None` for the game's own rules.
+    pub move_limit: Option<u32>,
 }
 
 impl NewRoom {
@@ -258,6 +260,7 @@ impl NewRoom {
             public: self.public,
             clock: self.clock.clone(),
             move_clocks: Vec::new(),
+            move_limit: self.move_limit,
         }
     }
 }
@@ -311,6 +314,8 @@ pub struct StoredRoom {
     pub clock: Option<StoredClock>,
     /// The clocks after each move that has them: ply, White's, Black's.
     pub move_clocks: Vec<(u32, [i64; 2])>,
+    /// Abalone's move limit, in plies; `None` for the game's own rules.
+    pub move_limit: Option<u32>,
 }
 
 /// A public room as the lobby lists it.

@@ -135,6 +135,9 @@ CREATE TABLE lobby_presence (
     seen_ms BIGINT NOT NULL
 );
 ",
+    "
+ALTER TABLE rooms ADD COLUMN move_limit INTEGER;
+",
 ];
 
 /// How often the listening connection proves it is alive.
@@ -282,7 +285,7 @@ impl PostgresStorage {
         let Some(row) = tx
             .query_opt(
                 &tx.prepare_cached("SELECT code, game, variant, version, status, winner, reason, ai_seat, ai_level,
-                        rematch, created_at, updated_at FROM rooms WHERE code = $1").await?,
+                        rematch, created_at, updated_at, move_limit FROM rooms WHERE code = $1").await?,
                 &[&code],
             )
             .await?
@@ -310,6 +313,9 @@ impl PostgresStorage {
             public: false,
             clock: None,
             move_clocks: Vec::new(),
+            move_limit: row
+                .get::<_, Option<i32>>(12)
+                .and_then(|n| u32::try_from(n).ok()),
         };
         for row in tx
             .query(
@@ -576,8 +582,8 @@ async fn insert_room(
         .execute(
             &tx.prepare_cached(
                 "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
-                                ai_level, rematch, created_at, updated_at, creator)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                ai_level, rematch, created_at, updated_at, creator, move_limit)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
              ON CONFLICT (code) DO NOTHING",
             )
             .await?,
@@ -595,6 +601,7 @@ async fn insert_room(
                 &room.created_at,
                 &room.updated_at,
                 &creator,
+                &room.move_limit.and_then(|n| i32::try_from(n).ok()),
             ],
         )
         .await?;

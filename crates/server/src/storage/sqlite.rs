@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS rooms (
     ai_seat TEXT,
     ai_level TEXT,
     rematch TEXT,
+    move_limit INTEGER,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
 );
@@ -130,6 +131,13 @@ impl SqliteStorage {
         }
         connection
             .execute_batch("CREATE INDEX IF NOT EXISTS rooms_creator ON rooms (creator, status)")?;
+        // Files from before Abalone's move limit have none.
+        let has_move_limit = connection
+            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'move_limit'")?
+            .exists([])?;
+        if !has_move_limit {
+            connection.execute_batch("ALTER TABLE rooms ADD COLUMN move_limit INTEGER")?;
+        }
         Ok(SqliteStorage {
             connection: Mutex::new(connection),
         })
@@ -172,8 +180,9 @@ fn insert_room(
 ) -> Result<bool, StorageError> {
     let inserted = connection.execute(
         "INSERT INTO rooms (code, game, variant, version, status, winner, reason, ai_seat,
-                            ai_level, rematch, created_at, updated_at, creator)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) ON CONFLICT (code) DO NOTHING",
+                            ai_level, rematch, created_at, updated_at, creator, move_limit)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+         ON CONFLICT (code) DO NOTHING",
         params![
             room.code,
             room.game,
@@ -187,7 +196,8 @@ fn insert_room(
             room.rematch,
             room.created_at,
             room.updated_at,
-            creator
+            creator,
+            room.move_limit
         ],
     )?;
     if inserted == 0 {
@@ -293,7 +303,7 @@ impl Storage for SqliteStorage {
         let room = connection
             .query_row(
                 "SELECT code, game, variant, version, status, winner, reason, ai_seat, ai_level,
-                        rematch, created_at, updated_at FROM rooms WHERE code = ?1",
+                        rematch, created_at, updated_at, move_limit FROM rooms WHERE code = ?1",
                 params![code],
                 |row| {
                     let ai_seat: Option<String> = row.get(7)?;
@@ -317,6 +327,7 @@ impl Storage for SqliteStorage {
                         public: false,
                         clock: None,
                         move_clocks: Vec::new(),
+                        move_limit: row.get(12)?,
                     })
                 },
             )
@@ -800,6 +811,7 @@ mod tests {
             now: 100,
             creator: "127.0.0.1".into(),
             ai_due: None,
+            move_limit: None,
         }
     }
 

@@ -1822,9 +1822,12 @@ fn spectators_get_no_move_form() {
     h.assert_no_page_errors();
 }
 
-/// The gap between the status line and the action buttons, in pixels.
-const STATUS_GAP: &str = "document.querySelector('.actions').getBoundingClientRect().top \
-     - document.querySelector('.status').getBoundingClientRect().bottom";
+/// The blank gap above the action buttons, in pixels: from the lowest shown
+/// line between them and the status (the status itself, a move limit).
+const STATUS_GAP: &str = "(() => { const actions = document.querySelector('.actions'); \
+     let above = actions.previousElementSibling; \
+     while (above && above !== document.querySelector('.status') && !above.getClientRects().length) above = above.previousElementSibling; \
+     return actions.getBoundingClientRect().top - above.getBoundingClientRect().bottom; })()";
 
 #[test]
 fn no_blank_bands_and_the_phone_shows_status_and_clocks_first() {
@@ -1850,7 +1853,10 @@ fn no_blank_bands_and_the_phone_shows_status_and_clocks_first() {
             }
             page.click("input[name=opponent][value='local']");
             set_select(&page, "clock", "5+3");
-            let overflow = page.eval("document.documentElement.scrollWidth - window.innerWidth");
+            // (clientWidth: the width inside a vertical scroll bar, if the page has one.)
+            let overflow = page.eval(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+            );
             assert_eq!(
                 overflow, 0,
                 "{game} {label}: the home page is wider than the screen"
@@ -1999,5 +2005,46 @@ fn a_placement_that_loses_by_force_is_warned_before_it_is_played() {
     // Confirmed, it is played.
     page.click(".placement [data-action=place]");
     wait_moves(&page, 1);
+    h.assert_no_page_errors();
+}
+
+#[test]
+fn an_abalone_room_shows_the_move_limit_chosen_on_the_home_page() {
+    let Some(h) = harness("move-limit") else {
+        return;
+    };
+    let page = h.person();
+    page.goto(&format!("{}/", h.base()));
+    page.wait_for("!!document.querySelector('input[name=game]')");
+    // Only Abalone has one, at 100 moves each unless chosen.
+    page.click("input[name=game][value='draughts']");
+    assert_eq!(
+        page.eval("document.querySelector('#move-limit').closest('label').hidden"),
+        true
+    );
+    page.click("input[name=game][value='abalone']");
+    assert_eq!(
+        page.eval("document.querySelector('#move-limit').value"),
+        "100"
+    );
+    page.click("input[name=opponent][value='local']");
+    set_select(&page, "move-limit", "50");
+    page.click("form button[type=submit]");
+    page.wait_for("document.querySelector('.move-limit:not([hidden])')?.textContent.startsWith('Move limit: 50 moves each')");
+    assert_eq!(
+        page.eval("document.querySelector('.move-limit').dataset.toGo"),
+        "50"
+    );
+    play_a_move(&page);
+    page.wait_for("document.querySelector('.move-limit').dataset.toGo === '49'");
+    let said = page.eval("document.querySelector('.move-limit').textContent");
+    assert!(
+        said.as_str().unwrap_or("").contains("more marbles wins"),
+        "{said}"
+    );
+    page.screenshot(&screenshot_path("move-limit"));
+    as_phone(&page, true);
+    fits_the_phone(&page, ".move-limit");
+    page.screenshot(&screenshot_path("move-limit-phone"));
     h.assert_no_page_errors();
 }

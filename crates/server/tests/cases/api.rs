@@ -718,3 +718,99 @@ async fn a_game_carried_over_starts_with_its_moves() {
     assert!(replay["positions"].as_array().unwrap().len() >= 6);
     server.stop().await;
 }
+
+/// Twenty plies of Abalone that end neither by ejections nor by repetition
+/// before the twentieth: each the first legal move that keeps the game going.
+fn abalone_plies(count: usize) -> Vec<String> {
+    let spec = plateau_games::GameSpec::lookup("abalone", None).unwrap();
+    let mut game = spec.new_game_with_move_limit(count as u32).unwrap();
+    let mut played = Vec::new();
+    while played.len() < count {
+        let mv = game
+            .legal_moves()
+            .into_iter()
+            .find(|mv| {
+                let mut next = game.clone();
+                next.play(mv).is_ok() && (next.outcome().is_none() || played.len() + 1 == count)
+            })
+            .expect("a move that keeps the game going");
+        game.play(&mv).unwrap();
+        played.push(mv);
+    }
+    played
+}
+
+/// Plays `moves` in a friend room, each by the side to move.
+async fn play_plies(server: &TestServer, code: &str, [white, black]: [&str; 2], moves: &[String]) {
+    for mv in moves {
+        let now = state(server, code).await;
+        assert_eq!(now["status"], "playing", "before {mv}: {now}");
+        let token = if now["side_to_move"] == "black" { black } else { white };
+        let version = now["version"].as_u64().unwrap();
+        let (status, body) = play(server, code, token, version, mv).await;
+        assert_eq!(status, 200, "{mv}: {body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_abalone_room_ends_at_its_move_limit_and_keeps_it_over_a_restart() {
+    let db = test_db!("move-limit");
+    let server = TestServer::start(&db, test_config()).await;
+    // The default: 100 moves each, in the state for the page to show.
+    let (code, _, _) = create(&server, json!({"game": "abalone"})).await;
+    assert_eq!(
+        state(&server, &code).await["move_limit"],
+        json!({"plies": 200, "moves_each": 100, "plies_played": 0})
+    );
+    // None asked for: the game's own rules.
+    let (code, _, _) = create(&server, json!({"game": "abalone", "move_limit": 0})).await;
+    assert_eq!(state(&server, &code).await["move_limit"], json!(null));
+    // Limits out of range, and a limit for a game that has none, are refused
+    // by name.
+    for (body, words) in [
+        (json!({"game": "abalone", "move_limit": 5}), "from 10 to 500"),
+        (json!({"game": "abalone", "move_limit": 501}), "from 10 to 500"),
+        (json!({"game": "draughts", "move_limit": 50}), "no move limit"),
+    ] {
+        let (status, value) = post(&server.url("/api/rooms"), body.clone()).await;
+        assert_eq!(status, 422, "{body}: {value}");
+        let error = value["error"].as_str().unwrap_or("");
+        assert!(error.contains("move_limit") && error.contains(words), "{error}");
+    }
+    // A game of 10 moves each, played to its limit across a restart.
+    let (code, white) = {
+        let (code, seat, token) = create(
+            &server,
+            json!({"game": "abalone", "seat": "white", "move_limit": 10}),
+        )
+        .await;
+        assert_eq!(seat, "white");
+        (code, token)
+    };
+    let black = join(&server, &code).await;
+    let plies = abalone_plies(20);
+    play_plies(&server, &code, [&white, &black], &plies[..10]).await;
+    server.stop().await;
+    let server = TestServer::start(&db, test_config()).await;
+    assert_eq!(state(&server, &code).await["move_limit"]["plies_played"], 10);
+    play_plies(&server, &code, [&white, &black], &plies[10..]).await;
+    let over = state(&server, &code).await;
+    assert_eq!(over["status"], "finished", "{over}");
+    let reason = over["result"]["reason"].as_str().unwrap();
+    assert!(
+        ["ply limit", "more marbles pushed off at the move limit"].contains(&reason),
+        "{over}"
+    );
+    assert_eq!(over["move_limit"]["plies_played"], 20);
+    assert_eq!(over["legal_move_count"], 0);
+    // A rematch keeps the room's limit.
+    let (status, rematch) = post(
+        &server.url(&format!("/api/rooms/{code}/rematch")),
+        json!({"token": white}),
+    )
+    .await;
+    assert_eq!(status, 201, "{rematch}");
+    let again = state(&server, rematch["code"].as_str().unwrap()).await;
+    assert_eq!(again["move_limit"]["plies"], 20, "{again}");
+    server.stop().await;
+}

@@ -33,6 +33,7 @@ fn friendless(code: &str, creator: &str) -> NewRoom {
         now: 100,
         creator: creator.into(),
         ai_due: None,
+        move_limit: None,
     }
 }
 
@@ -56,6 +57,7 @@ fn leveled_ai_room(
         now: 100,
         creator: creator.into(),
         ai_due: due_ms,
+        move_limit: None,
     };
     assert!(storage.create_room(&room, "{}").unwrap());
 }
@@ -292,4 +294,22 @@ fn clocks_kept_with_moves_follow_takebacks() {
     let stored = storage.load_room("CLOCK").unwrap().unwrap();
     assert_eq!(stored.move_clocks, [(1, [59_999, 50_001])]);
     assert_eq!(stored.moves, ["m1"]);
+}
+
+#[test]
+fn a_rooms_move_limit_is_kept_and_none_stays_none() {
+    let Some(storage) = open("move-limit") else {
+        return;
+    };
+    let limited = NewRoom {
+        game: "abalone".into(),
+        variant: "belgian-daisy".into(),
+        move_limit: Some(200),
+        ..friendless("LIMIT", "10.0.0.1")
+    };
+    assert!(storage.create_room(&limited, "{}").unwrap());
+    assert!(storage.create_room(&friendless("NOLIM", "10.0.0.1"), "{}").unwrap());
+    let room = storage.load_room("LIMIT").unwrap().expect("stored");
+    assert_eq!((room.variant.as_str(), room.move_limit), ("belgian-daisy", Some(200)));
+    assert_eq!(storage.load_room("NOLIM").unwrap().expect("stored").move_limit, None);
 }
