@@ -354,25 +354,7 @@ fn two_dxp_processes_play_each_other() {
     let dir = std::env::temp_dir().join(format!("plateau-cli-dxp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pdn = dir.join("games.pdn");
-    let mut follower = Command::new(env!("CARGO_BIN_EXE_plateau"))
-        .args(["dxp", "--listen", "127.0.0.1:0", "--engine", "medium"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the follower starts");
-    let mut stderr = BufReader::new(follower.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
-    let address = first
-        .strip_prefix("dxp: listening on ")
-        .and_then(|rest| rest.split(';').next())
-        .unwrap_or_else(|| panic!("{first}"))
-        .to_string();
-    let drain = std::thread::spawn(move || {
-        let mut rest = String::new();
-        let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
-        rest
-    });
+    let (follower, address, drain) = dxp_follower("medium");
     let initiator = Command::new(env!("CARGO_BIN_EXE_plateau"))
         .args([
             "dxp",
@@ -399,7 +381,9 @@ fn two_dxp_processes_play_each_other() {
     assert!(follower.status.success(), "{follower_log}");
     let ours: Vec<&str> = ours.lines().collect();
     let theirs: Vec<&str> = theirs.lines().collect();
-    assert_eq!(ours.len(), 3, "{ours:#?}");
+    // The games, the score, then the match report (Elo over the pairs).
+    assert!(ours.len() > 3, "{ours:#?}");
+    assert!(ours[3].starts_with("initiator, "), "{ours:#?}");
     assert!(ours[0].starts_with("game 1: initiator (White) - plateau medium (Black): "));
     assert!(ours[1].starts_with("game 2: plateau medium (White) - initiator (Black): "));
     assert!(ours[2].starts_with("initiator: 2 games: "), "{}", ours[2]);
@@ -419,4 +403,91 @@ fn two_dxp_processes_play_each_other() {
 /// draughts crate: the library tests read the PDN with it.
 fn plateau_draughts_pdn_count(text: &str) -> usize {
     text.lines().filter(|l| l.starts_with("[Result ")).count()
+}
+
+/// A follower process listening on a free loopback port: the process, its
+/// address, and a thread collecting its stderr.
+fn dxp_follower(engine: &str) -> (std::process::Child, String, std::thread::JoinHandle<String>) {
+    let mut follower = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(["dxp", "--listen", "127.0.0.1:0", "--engine", engine])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the follower starts");
+    let mut stderr = BufReader::new(follower.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let address = first
+        .strip_prefix("dxp: listening on ")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("{first}"))
+        .to_string();
+    let drain = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
+        rest
+    });
+    (follower, address, drain)
+}
+
+/// Two sessions at once, each against its own follower, from an openings
+/// file: each opening is played with both colours, and the report gives Elo
+/// over the pairs and the score as White and as Black.
+#[test]
+fn a_balloted_match_over_two_dxp_sessions_at_once() {
+    let dir = std::env::temp_dir().join(format!("plateau-cli-ballots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("ballots.txt");
+    std::fs::write(
+        &openings,
+        "# two ballots\n1. 32-28 17-21 2. 37-32\n34-30 20-25\n",
+    )
+    .unwrap();
+    let pdn = dir.join("match.pdn");
+    let followers = [dxp_follower("beginner"), dxp_follower("beginner")];
+    let addresses = format!("{},{}", followers[0].1, followers[1].1);
+    let initiator = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(["dxp", "--connect", &addresses, "--openings"])
+        .arg(&openings)
+        .args(["--games", "4", "--minutes", "1", "--threads", "1"])
+        .args(["--engine", "medium", "--name", "balloted", "--pdn"])
+        .arg(&pdn)
+        .output()
+        .expect("the initiator runs");
+    let ours = String::from_utf8_lossy(&initiator.stdout).into_owned();
+    let log = String::from_utf8_lossy(&initiator.stderr).into_owned();
+    assert!(initiator.status.success(), "{log}");
+    for (follower, _, drain) in followers {
+        let out = follower.wait_with_output().expect("the follower ends");
+        assert!(out.status.success(), "{}", drain.join().unwrap());
+    }
+    // Each session logs under its address.
+    assert!(log.contains("[127.0.0.1:"), "{log}");
+    let games: Vec<&str> = ours.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 4, "{ours}");
+    assert!(ours.contains("over 2 pairs"), "{ours}");
+    assert!(
+        ours.contains("as White") && ours.contains("as Black"),
+        "{ours}"
+    );
+    // One PDN with every game, each from its ballot (a FEN tag), and each
+    // session's own file beside it.
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(plateau_draughts_pdn_count(&text), 4, "{text}");
+    assert_eq!(text.matches("[FEN ").count(), 4, "{text}");
+    for session in ["match-1.pdn", "match-2.pdn"] {
+        let own = std::fs::read_to_string(dir.join(session)).unwrap();
+        assert_eq!(plateau_draughts_pdn_count(&own), 2, "{session}: {own}");
+    }
+    // A bad openings file is refused before any connection, naming the line.
+    std::fs::write(&openings, "32-28\n32-28 32-28\n").unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_plateau"))
+        .args(["dxp", "--connect", "127.0.0.1:9", "--openings"])
+        .arg(&openings)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("line 2"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

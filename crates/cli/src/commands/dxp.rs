@@ -2,7 +2,10 @@ use crate::setup::ThreadsArg;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_games::EngineChoice;
-use plateau_protocols::dxp::{DEFAULT_PORT, DxpConfig, run_follower, run_initiator, summary};
+use plateau_protocols::dxp::{
+    DEFAULT_PORT, Draughts, DxpConfig, GameRecord, match_report, parse_openings, run_follower,
+    run_initiator, summary, write_pdn,
+};
 use plateau_protocols::net::connect_with_retry;
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -20,6 +23,13 @@ Two plateau engines on one machine (each with half of, say, 8 cores):
   plateau dxp --listen 27531 --engine expert --threads 4
   plateau dxp --connect 127.0.0.1:27531 --games 4 --minutes 2 --threads 4 --pdn games.pdn
 
+A match from balloted openings, two sessions at once (two programs
+listening, on ports 27531 and 27532), one thread each: each opening is played
+twice, once with each colour, and the score is given with Elo ± 95% over the
+pairs, and as White and as Black:
+  plateau dxp --connect 127.0.0.1:27531,127.0.0.1:27532 --openings \
+      docs/ballots/draughts-3-move.txt --games 100 --minutes 1 --threads 1
+
 See docs/draughts-protocols.md (and for Scan, its scan.ini dxp-* settings).")]
 pub struct DxpArgs {
     /// Wait for the other program: a port (on 127.0.0.1) or ADDRESS:PORT
@@ -27,13 +37,23 @@ pub struct DxpArgs {
     /// port is 27531.
     #[arg(long, conflicts_with = "connect", required_unless_present = "connect")]
     listen: Option<String>,
-    /// Connect to the other program at HOST:PORT and propose the games.
+    /// Connect to the other program at HOST:PORT and propose the games. Several
+    /// addresses, comma-separated, play that many sessions at once (one
+    /// program listening on each port), sharing the games out by pairs.
     #[arg(long)]
     connect: Option<String>,
-    /// When connecting: the games to play (default 2, one with each colour).
-    /// When listening: the most games to accept (default: as many as proposed).
+    /// When connecting: the games to play (default 2, one with each colour;
+    /// with --openings, two per opening). When listening: the most games to
+    /// accept (default: as many as proposed).
     #[arg(long)]
     games: Option<u32>,
+    /// When connecting: start the games from these openings, one per line:
+    /// moves from the start (`32-28 19-23 37-32`, move numbers allowed) or a
+    /// position (`W:W31-50:B1-20`); `#` starts a comment. Each opening is
+    /// played twice, once with each colour (DXP's GAMEREQ carries the
+    /// position, so any DXP program can play them).
+    #[arg(long, requires = "connect")]
+    openings: Option<PathBuf>,
     /// When connecting: each side's thinking time per game, in minutes
     /// (0: no clock, each engine plays at its level's own pace).
     #[arg(long, default_value_t = 5)]
@@ -78,12 +98,36 @@ pub fn run(args: DxpArgs) -> Result<()> {
     }
     config.pdn = args.pdn;
     let mut log = |line: &str| eprintln!("{line}");
-    let records = if let Some(address) = args.connect {
-        config.games = Some(args.games.unwrap_or(2).max(1));
-        let stream = connect_with_retry(&address, Duration::from_secs(10))
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("cannot connect to {address}"))?;
-        run_initiator(stream, &config, &mut log)?
+    let mut report = None;
+    let records = if let Some(addresses) = args.connect {
+        let openings = match &args.openings {
+            Some(path) => read_openings(path)?,
+            None => Vec::new(),
+        };
+        let games = match (args.games, openings.len()) {
+            (Some(games), 0) => games.max(1),
+            (None, 0) => 2,
+            (None, count) => 2 * count as u32,
+            (Some(games), _) if games % 2 == 1 => {
+                bail!(
+                    "--games {games}: with --openings, an even number (each opening is played with both colours)"
+                )
+            }
+            (Some(games), _) => games.max(2),
+        };
+        let addresses: Vec<&str> = addresses
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .collect();
+        if addresses.is_empty() {
+            bail!("--connect: give HOST:PORT (several, comma-separated, for sessions at once)");
+        }
+        let sessions = play_sessions(&addresses, &config, &openings, games)?;
+        report = Some(match_report(&config.name, &sessions));
+        let mut all: Vec<GameRecord> = sessions.into_iter().flatten().collect();
+        all.sort_by_key(|record| record.number);
+        all
     } else {
         config.games = args.games;
         let address = listen_address(args.listen.as_deref().unwrap_or_default())?;
@@ -100,7 +144,128 @@ pub fn run(args: DxpArgs) -> Result<()> {
         println!("{}", record.line());
     }
     println!("{}", summary(&config.name, &records));
+    if let Some(report) = report {
+        print!("{report}");
+    }
     Ok(())
+}
+
+/// Plays `games` games over one session per address, at once: pair `k`
+/// (games 2k+1 and 2k+2) starts from opening `k` (going round), and the
+/// pairs are dealt to the sessions in turn. Each session's records, in order.
+fn play_sessions(
+    addresses: &[&str],
+    config: &DxpConfig,
+    openings: &[Draughts],
+    games: u32,
+) -> Result<Vec<Vec<GameRecord>>> {
+    let pairs = games.div_ceil(2) as usize;
+    let several = addresses.len() > 1;
+    let results: Vec<Result<Vec<GameRecord>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = addresses
+            .iter()
+            .enumerate()
+            .map(|(index, &address)| {
+                let mut session = config.clone();
+                let mine: Vec<usize> = (index..pairs).step_by(addresses.len()).collect();
+                session.games = Some(if several || !openings.is_empty() {
+                    (2 * mine.len() as u32).min(games)
+                } else {
+                    games
+                });
+                if !openings.is_empty() {
+                    session.openings = mine
+                        .iter()
+                        .map(|&k| openings[k % openings.len()].clone())
+                        .collect();
+                }
+                if several && let Some(path) = &config.pdn {
+                    session.pdn = Some(session_path(path, index + 1));
+                }
+                scope.spawn(move || -> Result<Vec<GameRecord>> {
+                    if session.games == Some(0) {
+                        return Ok(Vec::new());
+                    }
+                    let mut log = |line: &str| {
+                        if several {
+                            eprintln!("[{address}] {line}");
+                        } else {
+                            eprintln!("{line}");
+                        }
+                    };
+                    let stream = connect_with_retry(address, Duration::from_secs(10))
+                        .map_err(anyhow::Error::msg)
+                        .with_context(|| format!("cannot connect to {address}"))?;
+                    Ok(run_initiator(stream, &session, &mut log)?)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a session panicked")))
+            })
+            .collect()
+    });
+    // A session that could not run is reported; the others' games still count.
+    let mut sessions = Vec::new();
+    let mut failed = None;
+    for (result, address) in results.into_iter().zip(addresses) {
+        match result {
+            Ok(records) => sessions.push(records),
+            Err(err) => {
+                eprintln!("dxp: the session with {address} failed: {err:#}");
+                sessions.push(Vec::new());
+                failed = Some(err);
+            }
+        }
+    }
+    if let Some(err) = failed.filter(|_| sessions.iter().all(Vec::is_empty)) {
+        return Err(err);
+    }
+    // The match's own numbering: pair k is games 2k+1 and 2k+2, whichever
+    // session played it (the same parity, so pairs stay pairs).
+    let count = addresses.len();
+    for (index, records) in sessions.iter_mut().enumerate() {
+        for record in records.iter_mut() {
+            let pair = index + count * ((record.number as usize - 1) / 2);
+            record.number = (2 * pair) as u32 + 2 - record.number % 2;
+        }
+    }
+    // One PDN of every game, the sessions' files kept alongside.
+    if several && let Some(path) = &config.pdn {
+        let mut all: Vec<GameRecord> = sessions.iter().flatten().cloned().collect();
+        all.sort_by_key(|record| record.number);
+        write_pdn(path, &all).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(sessions)
+}
+
+/// `games.pdn`, session 2 -> `games-2.pdn`.
+fn session_path(path: &std::path::Path, session: usize) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "games".into(), |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{session}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{session}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Reads an openings file: one opening per line, moves from the start (move
+/// numbers allowed) or a position text; blank lines and `#` comments skipped.
+pub fn read_openings(path: &std::path::Path) -> Result<Vec<Draughts>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the openings file {}", path.display()))?;
+    let openings = parse_openings(&text)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("in {}", path.display()))?;
+    if openings.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(openings)
 }
 
 /// `27531` -> `127.0.0.1:27531`; `ADDRESS:PORT` as given.

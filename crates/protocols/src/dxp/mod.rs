@@ -15,12 +15,15 @@
 //! are declined.
 
 mod game;
+pub mod openings;
 mod peer;
 pub mod record;
 pub mod session;
 pub mod wire;
 
-pub use record::{GameRecord, summary, write_pdn};
+pub use openings::parse_openings;
+pub use plateau_draughts::Draughts;
+pub use record::{GameRecord, match_report, summary, write_pdn};
 pub use session::{DxpConfig, DxpError, run_follower, run_initiator};
 
 /// The port DamExchange programs listen on by default.

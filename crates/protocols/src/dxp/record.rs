@@ -1,7 +1,7 @@
 //! What a DamExchange session leaves behind: one record per game, the PDN of
 //! every game, and the score.
 
-use plateau_core::Side;
+use plateau_core::{Game, Side};
 use plateau_draughts::pdn::{PdnGame, PdnResult, write_game};
 use plateau_draughts::{Draughts, Move};
 use std::fmt::Write as _;
@@ -105,6 +105,98 @@ pub fn summary(our_name: &str, records: &[GameRecord]) -> String {
     text
 }
 
+impl GameRecord {
+    /// Our score in this game (1, ½, 0), `None` without a result.
+    pub fn our_score(&self) -> Option<f64> {
+        match (self.result, self.our_side) {
+            (PdnResult::Unknown, _) => None,
+            (PdnResult::Draw, _) => Some(0.5),
+            (PdnResult::WhiteWins, Side::White) | (PdnResult::BlackWins, Side::Black) => Some(1.0),
+            _ => Some(0.0),
+        }
+    }
+}
+
+/// The match as `plateau match` reports it, from our side: wins, draws and
+/// losses, Elo ± 95% over the colour-swapped pairs (games 2k-1 and 2k of a
+/// session, which start from the same opening), and the score as White and
+/// as Black. `sessions`: each session's records in the order played.
+pub fn match_report(our_name: &str, sessions: &[Vec<GameRecord>]) -> String {
+    use plateau_arena::stats::{Pentanomial, Tally, elo_text};
+    let (mut all, mut as_white, mut as_black) =
+        (Tally::default(), Tally::default(), Tally::default());
+    let mut pairs = Pentanomial::default();
+    for records in sessions {
+        for record in records {
+            if let Some(score) = record.our_score() {
+                all.add(score);
+                match record.our_side {
+                    Side::White => as_white.add(score),
+                    Side::Black => as_black.add(score),
+                }
+            }
+        }
+        for pair in records.chunks(2) {
+            if let [first, second] = pair
+                && first.number % 2 == 1
+                && second.number == first.number + 1
+                && first.start.to_text() == second.start.to_text()
+                && let (Some(a), Some(b)) = (first.our_score(), second.our_score())
+            {
+                pairs.add_pair(a, b);
+            }
+        }
+    }
+    let side_line = |name: &str, t: &Tally| {
+        if t.games() == 0 {
+            return format!("  as {name:<5}  no games\n");
+        }
+        format!(
+            "  as {name:<5}  +{} ={} -{}   {:.1}/{} = {:.1}%\n",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.points(),
+            t.games(),
+            100.0 * t.score()
+        )
+    };
+    let mut text = format!("{our_name}, {} games with a result\n", all.games());
+    let _ = writeln!(
+        text,
+        "  W/D/L     +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%",
+        all.wins,
+        all.draws,
+        all.losses,
+        all.points(),
+        all.games(),
+        100.0 * all.score(),
+        100.0 * all.draw_ratio()
+    );
+    text += &side_line("White", &as_white);
+    text += &side_line("Black", &as_black);
+    if pairs.pairs() > 0 {
+        let (elo, margin) = pairs.elo();
+        let _ = write!(
+            text,
+            "  Elo       {}  (95%, over {} pair{}; trinomial {})\n  pairs     LL {}  LD {}  WL {}  DD {}  WD {}  WW {}\n",
+            elo_text(elo, margin),
+            pairs.pairs(),
+            if pairs.pairs() == 1 { "" } else { "s" },
+            all.elo_text(),
+            pairs.ll,
+            pairs.ld,
+            pairs.wl,
+            pairs.dd,
+            pairs.wd,
+            pairs.ww
+        );
+    } else if all.games() > 0 {
+        let _ = writeln!(text, "  Elo       {}  (95%, trinomial)", all.elo_text());
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +214,42 @@ mod tests {
             minutes: 5,
             move_limit: 0,
         }
+    }
+
+    #[test]
+    fn the_match_report_scores_pairs_and_each_colour() {
+        let numbered = |number, our_side, result| GameRecord {
+            number,
+            ..record(our_side, result)
+        };
+        // Session one: a pair won twice, then a pair won and drawn. Session
+        // two: a pair lost and drawn, and a game without result (no pair).
+        let sessions = vec![
+            vec![
+                numbered(1, Side::White, PdnResult::WhiteWins),
+                numbered(2, Side::Black, PdnResult::BlackWins),
+                numbered(3, Side::White, PdnResult::WhiteWins),
+                numbered(4, Side::Black, PdnResult::Draw),
+            ],
+            vec![
+                numbered(1, Side::White, PdnResult::BlackWins),
+                numbered(2, Side::Black, PdnResult::Draw),
+                numbered(3, Side::White, PdnResult::Unknown),
+            ],
+        ];
+        let report = match_report("plateau", &sessions);
+        assert!(
+            report.starts_with("plateau, 6 games with a result"),
+            "{report}"
+        );
+        assert!(report.contains("+3 =2 -1"), "{report}");
+        assert!(report.contains("as White  +2 =0 -1"), "{report}");
+        assert!(report.contains("as Black  +1 =2 -0"), "{report}");
+        assert!(report.contains("over 3 pairs"), "{report}");
+        assert!(
+            report.contains("LL 0  LD 1  WL 0  DD 0  WD 1  WW 1"),
+            "{report}"
+        );
     }
 
     #[test]

@@ -30,8 +30,9 @@ pub struct DxpConfig {
     pub minutes: u16,
     /// Initiator: the moves after which a game stops without result (0: none).
     pub moves: u16,
-    /// Initiator: where the games start (`None`: the normal start).
-    pub start: Option<Draughts>,
+    /// Initiator: where the games start, one opening per pair of games (each
+    /// played with both colours, in turn); empty: the normal start.
+    pub openings: Vec<Draughts>,
     /// Where to write the PDN of every game (rewritten after each game).
     pub pdn: Option<PathBuf>,
     /// Time a peer may take beyond its clock before the game is ended on time.
@@ -52,7 +53,7 @@ impl DxpConfig {
             games: None,
             minutes: 5,
             moves: 0,
-            start: None,
+            openings: Vec::new(),
             pdn: None,
             grace: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
@@ -115,7 +116,8 @@ pub(super) struct Session<'a> {
 }
 
 /// Plays as the initiator on `stream`: proposes `config.games` games (1 if
-/// unset), playing White in the odd ones, and returns their records.
+/// unset), playing White in the odd ones, each pair from the next of
+/// `config.openings` (going round), and returns their records.
 pub fn run_initiator(
     stream: TcpStream,
     config: &DxpConfig,
@@ -123,8 +125,11 @@ pub fn run_initiator(
 ) -> Result<Vec<GameRecord>, DxpError> {
     let mut session = Session::new(Role::Initiator, stream, config, log)?;
     let games = config.games.unwrap_or(1).max(1);
-    let start = config.start.clone().unwrap_or_default();
     for number in 1..=games {
+        let start = match config.openings.len() {
+            0 => Draughts::default(),
+            len => config.openings[((number - 1) / 2) as usize % len].clone(),
+        };
         let our_side = if number % 2 == 1 {
             Side::White
         } else {
