@@ -43,7 +43,8 @@ const MAX_FILE_BYTES: u64 = 8 << 20;
 
 /// Reads an opening file: one opening per line, either a position text or
 /// moves from the start position (`32-28 19-23`, numbered or not). Blank
-/// lines and lines starting with `#` are skipped.
+/// lines are skipped, and `#` starts a comment (a whole line, or after an
+/// opening: no game's position text or move uses the sign).
 pub fn read_openings(spec: &GameSpec, path: &Path) -> Result<Vec<Opening>, String> {
     let name = path.display();
     let size = std::fs::metadata(path)
@@ -62,8 +63,8 @@ pub fn read_openings(spec: &GameSpec, path: &Path) -> Result<Vec<Opening>, Strin
 pub fn parse_openings(spec: &GameSpec, text: &str) -> Result<Vec<Opening>, String> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
             continue;
         }
         let opening = match spec.from_text(line) {
@@ -246,11 +247,13 @@ mod tests {
     #[test]
     fn opening_files_hold_positions_and_move_lines() {
         let spec = GameSpec::lookup("draughts", None).unwrap();
-        let text = "# two openings\n32-28 19-23\n\nB:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29\n1. 33-29 17-21\n";
+        let text = "# two openings\n32-28 19-23\n\nB:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29\n1. 33-29 17-21  # -0.12\n";
         let openings = parse_openings(&spec, text).unwrap();
         assert_eq!(openings.len(), 3);
         assert_eq!(openings[0].moves, ["32-28", "19-23"]);
         assert!(openings[1].position.is_some());
+        // A comment after an opening is not read as a move.
+        assert_eq!(openings[2].moves, ["33-29", "17-21"]);
         let err = parse_openings(&spec, "32-28 19-23\n32-99\n").unwrap_err();
         assert!(err.starts_with("line 2:"), "{err}");
         assert!(parse_openings(&spec, "# nothing\n").is_err());

@@ -246,6 +246,47 @@ fn elo_interval(score: f64, stderr: f64) -> (f64, f64) {
     (elo_of(score), (high - low) / 2.0)
 }
 
+/// A match's result block, as `plateau match` and `plateau dxp` print it:
+/// W/D/L with the score and draw rate, Elo ± 95% over the pairs (the
+/// trinomial alongside, and normalised Elo), the LOS, and the pair counts;
+/// from the games alone when no pair is complete.
+pub fn result_lines(t: &Tally, p: &Pentanomial) -> String {
+    let mut text = format!(
+        "  W/D/L   +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%\n",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.points(),
+        t.games(),
+        100.0 * t.score(),
+        100.0 * t.draw_ratio()
+    );
+    let (tri_elo, tri_margin) = t.elo();
+    if p.pairs() > 0 {
+        let (elo, margin) = p.elo();
+        text += &format!(
+            "  Elo     {}  (95%, over {} pair{}; trinomial {})   nElo {:+.1}\n",
+            elo_text(elo, margin),
+            p.pairs(),
+            if p.pairs() == 1 { "" } else { "s" },
+            elo_text(tri_elo, tri_margin),
+            p.nelo()
+        );
+        text += &format!("  LOS     {:.1}%\n", 100.0 * p.los());
+        text += &format!(
+            "  pairs   LL {}  LD {}  WL {}  DD {}  WD {}  WW {}\n",
+            p.ll, p.ld, p.wl, p.dd, p.wd, p.ww
+        );
+    } else {
+        text += &format!(
+            "  Elo     {}  (95%, trinomial)\n",
+            elo_text(tri_elo, tri_margin)
+        );
+        text += &format!("  LOS     {:.1}%\n", 100.0 * t.los());
+    }
+    text
+}
+
 /// `+12.3 ± 25.0`, `+inf`, `+300.0 ± inf`.
 pub fn elo_text(elo: f64, margin: f64) -> String {
     // -0.0 (an even score) prints as +0.0.

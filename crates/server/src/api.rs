@@ -289,9 +289,7 @@ impl CreateRoom {
                 moves.len()
             )));
         }
-        let mut game = move_limit
-            .and_then(|plies| spec.new_game_with_move_limit(plies))
-            .unwrap_or_else(|| spec.new_game());
+        let mut game = crate::room::room_start(&spec, move_limit);
         let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             check_move_text(text)?;

@@ -200,6 +200,14 @@ const EVENT_BUFFER: usize = 256;
 /// State events kept for reconnecting clients, per room.
 const RECENT_EVENTS: usize = 16;
 
+/// A room's game at its start: under a move limit of so many plies where the
+/// game takes one, else by the game's own rules.
+pub fn room_start(spec: &GameSpec, move_limit: Option<u32>) -> Box<dyn AnyGame> {
+    move_limit
+        .and_then(|plies| spec.new_game_with_move_limit(plies))
+        .unwrap_or_else(|| spec.new_game())
+}
+
 pub fn side_name(side: Side) -> &'static str {
     side.name()
 }
@@ -250,9 +258,7 @@ impl RoomData {
     /// The room's game at its start, under the room's rules: every replay
     /// starts here.
     pub fn fresh_game(&self) -> Box<dyn AnyGame> {
-        self.move_limit
-            .and_then(|plies| self.spec.new_game_with_move_limit(plies))
-            .unwrap_or_else(|| self.spec.new_game())
+        room_start(&self.spec, self.move_limit)
     }
 
     /// Rebuilds a stored room by replaying its moves with the game's rules.

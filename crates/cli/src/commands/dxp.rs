@@ -1,10 +1,12 @@
 use crate::setup::ThreadsArg;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use plateau_core::Game;
 use plateau_games::EngineChoice;
+use plateau_games::GameSpec;
 use plateau_protocols::dxp::{
-    DEFAULT_PORT, Draughts, DxpConfig, GameRecord, match_report, parse_openings, run_follower,
-    run_initiator, summary, write_pdn,
+    DEFAULT_PORT, Draughts, DxpConfig, GameRecord, match_report, run_follower, run_initiator,
+    summary, write_pdn,
 };
 use plateau_protocols::net::connect_with_retry;
 use std::net::TcpListener;
@@ -254,18 +256,19 @@ fn session_path(path: &std::path::Path, session: usize) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Reads an openings file: one opening per line, moves from the start (move
-/// numbers allowed) or a position text; blank lines and `#` comments skipped.
-pub fn read_openings(path: &std::path::Path) -> Result<Vec<Draughts>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the openings file {}", path.display()))?;
-    let openings = parse_openings(&text)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("in {}", path.display()))?;
-    if openings.is_empty() {
-        bail!("{} holds no opening", path.display());
-    }
-    Ok(openings)
+/// Reads an openings file as `plateau match --openings` does (one opening
+/// per line: moves from the start or a position text; `#` comments), each
+/// opening as the position DXP's GAMEREQ will carry.
+fn read_openings(path: &std::path::Path) -> Result<Vec<Draughts>> {
+    let spec = GameSpec::lookup("draughts", None).map_err(|e| anyhow::anyhow!(e.0))?;
+    plateau_arena::openings::read_openings(&spec, path)
+        .map_err(anyhow::Error::msg)?
+        .iter()
+        .map(|opening| {
+            let game = opening.build(&spec).map_err(anyhow::Error::msg)?;
+            Draughts::from_text(&game.to_text()).map_err(|e| anyhow::anyhow!("{e}"))
+        })
+        .collect()
 }
 
 /// `27531` -> `127.0.0.1:27531`; `ADDRESS:PORT` as given.

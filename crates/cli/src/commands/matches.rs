@@ -6,7 +6,7 @@ use plateau_arena::external::ExternalOptions;
 use plateau_arena::journal::Journal;
 use plateau_arena::openings::read_openings;
 use plateau_arena::record::write_records;
-use plateau_arena::stats::elo_text;
+use plateau_arena::stats::{elo_text, result_lines};
 use plateau_arena::{
     ClockControl, EngineSpec, MatchConfig, MatchStatus, OpeningSource, Sprt, TimeControl,
     run_match_resuming,
@@ -86,7 +86,8 @@ pub struct MatchArgs {
     #[arg(long, conflicts_with = "openings")]
     opening_plies: Option<u32>,
     /// Openings from a file: one per line, a position text or moves from the
-    /// start; used in order (cycling), each played twice with colours swapped.
+    /// start, `#` starting a comment; used in order (cycling), each played
+    /// twice with colours swapped.
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Adjudicate a draw when a game reaches this many plies (0: never).
@@ -295,8 +296,7 @@ pub fn summary(
     status: &MatchStatus,
     sprt: Option<Sprt>,
 ) -> String {
-    let t = &status.tally;
-    let p = &status.penta;
+    let (t, p) = (&status.tally, &status.penta);
     let mut text = format!(
         "{} vs {} ({game}), {} games\n",
         names[0], names[1], status.done
@@ -308,39 +308,7 @@ pub fn summary(
             if status.void == 1 { "" } else { "s" }
         );
     }
-    text += &format!(
-        "  W/D/L   +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%\n",
-        t.wins,
-        t.draws,
-        t.losses,
-        t.points(),
-        t.games(),
-        100.0 * t.score(),
-        100.0 * t.draw_ratio()
-    );
-    let (tri_elo, tri_margin) = t.elo();
-    if p.pairs() > 0 {
-        let (elo, margin) = p.elo();
-        text += &format!(
-            "  Elo     {}  (95%, over {} pair{}; trinomial {})   nElo {:+.1}\n",
-            elo_text(elo, margin),
-            p.pairs(),
-            if p.pairs() == 1 { "" } else { "s" },
-            elo_text(tri_elo, tri_margin),
-            p.nelo()
-        );
-        text += &format!("  LOS     {:.1}%\n", 100.0 * p.los());
-        text += &format!(
-            "  pairs   LL {}  LD {}  WL {}  DD {}  WD {}  WW {}\n",
-            p.ll, p.ld, p.wl, p.dd, p.wd, p.ww
-        );
-    } else {
-        text += &format!(
-            "  Elo     {}  (95%, trinomial)\n",
-            elo_text(tri_elo, tri_margin)
-        );
-        text += &format!("  LOS     {:.1}%\n", 100.0 * t.los());
-    }
+    text += &result_lines(t, p);
     if let (Some(sprt), Some((llr, verdict))) = (sprt, status.sprt) {
         let (lower, upper) = sprt.bounds();
         text += &format!("  SPRT    {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}\n");

@@ -15,13 +15,11 @@
 //! are declined.
 
 mod game;
-pub mod openings;
 mod peer;
 pub mod record;
 pub mod session;
 pub mod wire;
 
-pub use openings::parse_openings;
 pub use plateau_draughts::Draughts;
 pub use record::{GameRecord, match_report, summary, write_pdn};
 pub use session::{DxpConfig, DxpError, run_follower, run_initiator};

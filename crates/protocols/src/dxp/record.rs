@@ -122,7 +122,7 @@ impl GameRecord {
 /// session, which start from the same opening), and the score as White and
 /// as Black. `sessions`: each session's records in the order played.
 pub fn match_report(our_name: &str, sessions: &[Vec<GameRecord>]) -> String {
-    use plateau_arena::stats::{Pentanomial, Tally, elo_text};
+    use plateau_arena::stats::{Pentanomial, Tally, result_lines};
     let (mut all, mut as_white, mut as_black) =
         (Tally::default(), Tally::default(), Tally::default());
     let mut pairs = Pentanomial::default();
@@ -162,38 +162,11 @@ pub fn match_report(our_name: &str, sessions: &[Vec<GameRecord>]) -> String {
         )
     };
     let mut text = format!("{our_name}, {} games with a result\n", all.games());
-    let _ = writeln!(
-        text,
-        "  W/D/L     +{} ={} -{}   score {:.1}/{} = {:.1}%   draws {:.1}%",
-        all.wins,
-        all.draws,
-        all.losses,
-        all.points(),
-        all.games(),
-        100.0 * all.score(),
-        100.0 * all.draw_ratio()
-    );
+    if all.games() > 0 {
+        text += &result_lines(&all, &pairs);
+    }
     text += &side_line("White", &as_white);
     text += &side_line("Black", &as_black);
-    if pairs.pairs() > 0 {
-        let (elo, margin) = pairs.elo();
-        let _ = write!(
-            text,
-            "  Elo       {}  (95%, over {} pair{}; trinomial {})\n  pairs     LL {}  LD {}  WL {}  DD {}  WD {}  WW {}\n",
-            elo_text(elo, margin),
-            pairs.pairs(),
-            if pairs.pairs() == 1 { "" } else { "s" },
-            all.elo_text(),
-            pairs.ll,
-            pairs.ld,
-            pairs.wl,
-            pairs.dd,
-            pairs.wd,
-            pairs.ww
-        );
-    } else if all.games() > 0 {
-        let _ = writeln!(text, "  Elo       {}  (95%, trinomial)", all.elo_text());
-    }
     text
 }
 
