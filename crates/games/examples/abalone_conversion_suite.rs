@@ -18,7 +18,7 @@ use plateau_core::{Game, MoveList, Side, splitmix64};
 use plateau_games::{GameSpec, Level, Limits, Profile};
 
 fn main() {
-    let (mut games, mut lead, mut nodes) = (40u64, 3u32, 20_000u64);
+    let (mut games, mut lead, mut nodes, mut min_score) = (40u64, 3u32, 20_000u64, i32::MIN);
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().unwrap_or_default();
@@ -26,8 +26,11 @@ fn main() {
             "--games" => games = value.parse().expect("--games N"),
             "--lead" => lead = value.parse().expect("--lead MARBLES"),
             "--nodes" => nodes = value.parse().expect("--nodes N"),
+            "--min-score" => min_score = value.parse().expect("--min-score SCORE"),
             other => {
-                eprintln!("unknown option {other}: --games N --lead MARBLES --nodes N");
+                eprintln!(
+                    "unknown option {other}: --games N --lead MARBLES --nodes N --min-score SCORE"
+                );
                 std::process::exit(2);
             }
         }
@@ -38,7 +41,15 @@ fn main() {
     println!("# touches two others; from games of master against itself ({nodes} nodes a");
     println!("# move, after four random plies), the lead made by taking marbles. Made with:");
     println!("#   cargo run --release -p plateau-games --example abalone_conversion_suite -- \\");
-    println!("#       --games {games} --lead {lead} --nodes {nodes}");
+    if min_score == i32::MIN {
+        println!("#       --games {games} --lead {lead} --nodes {nodes}");
+    } else {
+        println!("#       --games {games} --lead {lead} --nodes {nodes} --min-score {min_score}");
+        println!(
+            "# Kept where a search of {} nodes scores the leader {min_score} or more.",
+            nodes * 10
+        );
+    }
     let mut found = 0;
     for number in 0..games {
         let strong = if number % 2 == 0 {
@@ -47,12 +58,17 @@ fn main() {
             Side::White
         };
         if let Some((position, ply)) = play(&spec, number, strong, lead, nodes) {
+            let score = leader_score(&spec, &position, strong, nodes * 10, number);
+            if score < min_score {
+                continue;
+            }
             found += 1;
             let ahead = position.lost(!strong) - position.lost(strong);
             println!(
-                "# {} ahead by {ahead}, ply {ply}, {} to move",
+                "# {} ahead by {ahead}, ply {ply}, {} to move, scored {score:+} for {}",
                 strong.name(),
-                position.side_to_move().name()
+                position.side_to_move().name(),
+                strong.name(),
             );
             println!("{}", position.to_text());
         }
@@ -121,6 +137,19 @@ fn play(
     let position = Abalone::from_text(&reference.text()).ok()?;
     (position.outcome().is_none() && position.lost(weak) >= position.lost(strong) + lead)
         .then_some((position, plies))
+}
+
+/// `master`'s score of `position` after `nodes`, from `leader`'s view.
+fn leader_score(spec: &GameSpec, position: &Abalone, leader: Side, nodes: u64, seed: u64) -> i32 {
+    let mut engine = spec.engine(Profile::Level(Level::Master), seed);
+    let Ok(erased) = spec.from_text(&position.to_text()) else {
+        return i32::MIN;
+    };
+    match engine.think(erased.as_ref(), &Limits::nodes(nodes), &mut |_| {}) {
+        Ok(thought) if position.side_to_move() == leader => thought.score,
+        Ok(thought) => -thought.score,
+        Err(_) => i32::MIN,
+    }
 }
 
 /// Own marbles next to `cell`.

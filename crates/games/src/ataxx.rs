@@ -401,11 +401,11 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 
 embedded_network! {
     /// The network `master` plays in Ataxx: the `blocks` inputs (2x2
-    /// patterns), 128 hidden per side, SCReLU, the third generation: trained
-    /// on 5.5 M positions of the two previous networks' self-play in their
+    /// patterns), 128 hidden per side, SCReLU, the fourth generation:
+    /// trained on 5.4 M positions of the third network's self-play in their
     /// eight images (docs/learning.md has the commands and the matches that
     /// made it the default).
-    fn ataxx_network = "ataxx-blocks-4033x128-64234addc006011e.net"
+    fn ataxx_network = "ataxx-blocks-4033x128-61fac18c3a111821.net"
 }
 
 embedded_network! {
@@ -422,7 +422,7 @@ mod tests {
     fn the_embedded_networks_are_the_named_ones() {
         let ataxx = super::ataxx_network();
         let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
-        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "64234addc006011e");
+        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "61fac18c3a111821");
         assert_eq!(ataxx.input_set, "blocks");
         assert_eq!(
             ataxx.activation,
