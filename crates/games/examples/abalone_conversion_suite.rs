@@ -2,11 +2,14 @@
 //! convert. Each comes from a game of `master` against itself (Belgian
 //! daisy, four random plies, then 16 to 32 plies at `--nodes` a move), after
 //! which the defending side loses its `--lead` loosest marbles; kept when
-//! each of the rest touches two others: a lead
-//! against the compact defence that a shuffling engine fails to break.
+//! each of the rest touches two others and, with `--min-score`, a search of
+//! ten times `--nodes` still scores the leader at least that much: a lead
+//! against the compact defence that a shuffling engine fails to break, not
+//! one the defender wins back at once.
 //!
 //!     cargo run --release -p plateau-games --example abalone_conversion_suite -- \
-//!         --games 40 --lead 3 --nodes 20000 > crates/games/suites/abalone-conversion.txt
+//!         --games 200 --lead 3 --nodes 20000 --min-score 250 \
+//!         > crates/games/suites/abalone-conversion.txt
 //!
 //! Measure a version on it with `plateau match` (see docs/engine.md): each
 //! position is played twice, each engine converting it once; a game drawn at
@@ -58,18 +61,21 @@ fn main() {
             Side::White
         };
         if let Some((position, ply)) = play(&spec, number, strong, lead, nodes) {
-            let score = leader_score(&spec, &position, strong, nodes * 10, number);
-            if score < min_score {
-                continue;
+            let ahead = position.lost(!strong) - position.lost(strong);
+            let mut line = format!(
+                "# {} ahead by {ahead}, ply {ply}, {} to move",
+                strong.name(),
+                position.side_to_move().name()
+            );
+            if min_score != i32::MIN {
+                let score = leader_score(&spec, &position, strong, nodes * 10, number);
+                if score < min_score {
+                    continue;
+                }
+                line += &format!(", scored {score:+} for {}", strong.name());
             }
             found += 1;
-            let ahead = position.lost(!strong) - position.lost(strong);
-            println!(
-                "# {} ahead by {ahead}, ply {ply}, {} to move, scored {score:+} for {}",
-                strong.name(),
-                position.side_to_move().name(),
-                strong.name(),
-            );
+            println!("{line}");
             println!("{}", position.to_text());
         }
     }
