@@ -21,7 +21,8 @@ use plateau_core::{Game, MoveList, Side, splitmix64};
 use plateau_games::{GameSpec, Level, Limits, Profile};
 
 fn main() {
-    let (mut games, mut lead, mut nodes, mut min_score) = (40u64, 3u32, 20_000u64, i32::MIN);
+    let (mut games, mut lead, mut nodes) = (40u64, 3u32, 20_000u64);
+    let mut min_score: Option<i32> = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().unwrap_or_default();
@@ -29,7 +30,7 @@ fn main() {
             "--games" => games = value.parse().expect("--games N"),
             "--lead" => lead = value.parse().expect("--lead MARBLES"),
             "--nodes" => nodes = value.parse().expect("--nodes N"),
-            "--min-score" => min_score = value.parse().expect("--min-score SCORE"),
+            "--min-score" => min_score = Some(value.parse().expect("--min-score SCORE")),
             other => {
                 eprintln!(
                     "unknown option {other}: --games N --lead MARBLES --nodes N --min-score SCORE"
@@ -44,14 +45,15 @@ fn main() {
     println!("# touches two others; from games of master against itself ({nodes} nodes a");
     println!("# move, after four random plies), the lead made by taking marbles. Made with:");
     println!("#   cargo run --release -p plateau-games --example abalone_conversion_suite -- \\");
-    if min_score == i32::MIN {
-        println!("#       --games {games} --lead {lead} --nodes {nodes}");
-    } else {
-        println!("#       --games {games} --lead {lead} --nodes {nodes} --min-score {min_score}");
-        println!(
-            "# Kept where a search of {} nodes scores the leader {min_score} or more.",
-            nodes * 10
-        );
+    match min_score {
+        None => println!("#       --games {games} --lead {lead} --nodes {nodes}"),
+        Some(min) => {
+            println!("#       --games {games} --lead {lead} --nodes {nodes} --min-score {min}");
+            println!(
+                "# Kept where a search of {} nodes scores the leader {min} or more.",
+                nodes * 10
+            );
+        }
     }
     let mut found = 0;
     for number in 0..games {
@@ -67,11 +69,12 @@ fn main() {
                 strong.name(),
                 position.side_to_move().name()
             );
-            if min_score != i32::MIN {
+            if let Some(min) = min_score {
+                // A search that fails keeps nothing.
                 let score = leader_score(&spec, &position, strong, nodes * 10, number);
-                if score < min_score {
+                let Some(score) = score.filter(|&score| score >= min) else {
                     continue;
-                }
+                };
                 line += &format!(", scored {score:+} for {}", strong.name());
             }
             found += 1;
@@ -146,16 +149,23 @@ fn play(
 }
 
 /// `master`'s score of `position` after `nodes`, from `leader`'s view.
-fn leader_score(spec: &GameSpec, position: &Abalone, leader: Side, nodes: u64, seed: u64) -> i32 {
+fn leader_score(
+    spec: &GameSpec,
+    position: &Abalone,
+    leader: Side,
+    nodes: u64,
+    seed: u64,
+) -> Option<i32> {
     let mut engine = spec.engine(Profile::Level(Level::Master), seed);
-    let Ok(erased) = spec.from_text(&position.to_text()) else {
-        return i32::MIN;
-    };
-    match engine.think(erased.as_ref(), &Limits::nodes(nodes), &mut |_| {}) {
-        Ok(thought) if position.side_to_move() == leader => thought.score,
-        Ok(thought) => -thought.score,
-        Err(_) => i32::MIN,
-    }
+    let erased = spec.from_text(&position.to_text()).ok()?;
+    let thought = engine
+        .think(erased.as_ref(), &Limits::nodes(nodes), &mut |_| {})
+        .ok()?;
+    Some(if position.side_to_move() == leader {
+        thought.score
+    } else {
+        -thought.score
+    })
 }
 
 /// Own marbles next to `cell`.
