@@ -45,6 +45,7 @@ mod notation;
 mod position;
 #[doc(hidden)]
 pub mod reference;
+pub mod symmetry;
 mod text;
 mod zobrist;
 

@@ -1,6 +1,7 @@
 //! The binary as users run it: outputs, exit codes and messages.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn plateau(args: &[&str]) -> Output {
@@ -371,6 +372,39 @@ fn bench_node_counts_repeat_exactly() {
     let first = run();
     assert!(first > 1000);
     assert_eq!(first, run());
+}
+
+/// `bench --suite` searches a suite's positions and says which are solved;
+/// a bad suite file is refused naming its line.
+#[test]
+fn bench_runs_a_suite_and_refuses_a_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../games/suites/draughts-combinations.txt")
+        .display()
+        .to_string();
+    let out = plateau(&["bench", "draughts", "--suite", &suite, "--depth", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines = text
+        .lines()
+        .filter(|line| line.starts_with("line "))
+        .count();
+    assert_eq!(lines, 40, "{text}");
+    assert!(
+        last_line(&text).contains("solved at depth 1 by master"),
+        "{text}"
+    );
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "# a shot\nW:W32:B19 ; bm 32-37\n").unwrap();
+    let bad = bad.display().to_string();
+    let out = plateau(&["bench", "draughts", "--suite", &bad]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("line 2: bad move 32-37"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -231,6 +231,23 @@ pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<Vec<G::Move>, St
     Ok(played)
 }
 
+/// Plays `plies` uniformly random legal moves (fewer if the game ends), the
+/// choices drawn by SplitMix64 from `state`: the varied, reproducible
+/// openings that suite generators start their self-play from.
+pub fn play_random_plies<G: Game>(game: &mut G, plies: usize, mut state: u64) {
+    let mut moves = MoveList::new();
+    for _ in 0..plies {
+        moves.clear();
+        game.legal_moves(&mut moves);
+        if moves.is_empty() || game.outcome().is_some() {
+            return;
+        }
+        let (next, random) = crate::splitmix64(state);
+        state = next;
+        game.play(moves[(random % moves.len() as u64) as usize]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

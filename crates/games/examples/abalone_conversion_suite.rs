@@ -17,7 +17,7 @@
 
 use plateau_abalone::reference::{Content, Reference};
 use plateau_abalone::{Abalone, Cell, Direction, Layout};
-use plateau_core::{Game, MoveList, Side, splitmix64};
+use plateau_core::{Game, Side, play_random_plies};
 use plateau_games::{GameSpec, Level, Limits, Profile};
 
 fn main() {
@@ -97,16 +97,7 @@ fn play(
     nodes: u64,
 ) -> Option<(Abalone, u32)> {
     let mut game = Abalone::start(Layout::BelgianDaisy);
-    let mut state = 0xab41_0e00 + number;
-    let mut moves = MoveList::new();
-    for _ in 0..4 {
-        moves.clear();
-        game.legal_moves(&mut moves);
-        let (next, random) = splitmix64(state);
-        state = next;
-        let mv = moves[(random % moves.len() as u64) as usize];
-        game.play(mv);
-    }
+    play_random_plies(&mut game, 4, 0xab41_0e00 + number);
     let mut engine = spec.engine(Profile::Level(Level::Master), number);
     let plies = 4 + 16 + 8 * (number % 3) as u32;
     for _ in 4..plies {

@@ -1,6 +1,7 @@
 //! Abalone in the registry.
 
 use crate::{GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase};
+use plateau_abalone::symmetry::LAYOUT_SYMMETRIES;
 use plateau_abalone::{Abalone, AbaloneEval, AtTheLimit, Layout};
 use plateau_core::Game;
 use plateau_search::Options;
@@ -91,9 +92,12 @@ pub(crate) static INFO: GameInfo = GameInfo {
     solve: None,
     net: Some(NetSupport {
         sets: <Abalone as plateau_core::net::NetInputs>::INPUT_SETS,
-        symmetries: 1,
-        features: |_, encoding, text, us, them| {
-            crate::net_features::<Abalone>(encoding, text, us, them)
+        symmetries: LAYOUT_SYMMETRIES,
+        features: |spec, encoding, text, us, them| {
+            let symmetries = layout(spec).symmetries();
+            crate::net_features_with::<Abalone>(encoding, text, us, them, |game, s| {
+                game.transformed(symmetries[s])
+            })
         },
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Abalone, _>(
@@ -104,27 +108,43 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 search,
             ))
         },
-        default: Some(network),
+        defaults: &[belgian_daisy_network, german_daisy_network],
     }),
 };
 
 embedded_network! {
-    /// The network `master` plays in Abalone's Belgian daisy (the other
-    /// layouts keep the hand-written evaluation: a network is trained per
-    /// variant): 122 inputs, 128 hidden, trained on 0.94 M positions of
-    /// self-play (docs/learning.md has the commands and the match that made
-    /// it the default).
-    fn network = "abalone-belgian-daisy-122x128-4ed2bafb4eb26bd0.net"
+    /// The network `master` plays in Abalone's Belgian daisy: 122 inputs,
+    /// 128 hidden, trained on 0.94 M positions of self-play (docs/learning.md
+    /// has the commands and the match that made it the default).
+    fn belgian_daisy_network = "abalone-belgian-daisy-122x128-4ed2bafb4eb26bd0.net"
+}
+
+embedded_network! {
+    /// The network `master` plays in the German daisy: the Belgian daisy's
+    /// recipe on that layout's self-play, 0.92 M positions, each trained on
+    /// with its half-turn image (docs/learning.md).
+    fn german_daisy_network = "abalone-german-daisy-122x128-34f18b7182b2f896.net"
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_embedded_network_is_the_named_one() {
-        let net = super::network();
+    fn the_embedded_networks_are_the_named_ones() {
         let inputs = plateau_abalone::inputs::INPUTS;
-        let (game, hash) = ("abalone/belgian-daisy", "4ed2bafb4eb26bd0");
-        crate::tests::check_embedded_network(&net, game, inputs, 128, hash);
+        for (net, game, hash) in [
+            (
+                super::belgian_daisy_network(),
+                "abalone/belgian-daisy",
+                "4ed2bafb4eb26bd0",
+            ),
+            (
+                super::german_daisy_network(),
+                "abalone/german-daisy",
+                "34f18b7182b2f896",
+            ),
+        ] {
+            crate::tests::check_embedded_network(&net, game, inputs, 128, hash);
+        }
     }
 
     /// The engine plays the room's rule: one ply before the move limit, a
@@ -164,14 +184,18 @@ mod tests {
     }
 
     #[test]
-    fn only_the_belgian_daisy_plays_the_network() {
+    fn each_layout_plays_its_own_network() {
         for (variant, has_network) in [
             ("belgian-daisy", true),
             ("standard", false),
-            ("german-daisy", false),
+            ("german-daisy", true),
         ] {
             let spec = crate::GameSpec::lookup("abalone", Some(variant)).unwrap();
-            assert_eq!(spec.default_network().is_some(), has_network, "{variant}");
+            let net = spec.default_network();
+            assert_eq!(net.is_some(), has_network, "{variant}");
+            if let Some(net) = net {
+                assert_eq!(net.game, spec.full_name());
+            }
         }
     }
 }

@@ -311,7 +311,7 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
             );
             Ok(family_engine(profile, engine, true))
         },
-        default: Some(virus_network),
+        defaults: &[virus_network],
     }),
 };
 
@@ -395,7 +395,7 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
                 ataxx_search,
             ))
         },
-        default: Some(ataxx_network),
+        defaults: &[ataxx_network],
     }),
 };
 

@@ -92,7 +92,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 search,
             ))
         },
-        default: Some(network),
+        defaults: &[network],
     }),
 };
 

@@ -25,6 +25,7 @@ mod engine;
 mod escampe;
 mod knowledge;
 mod solve;
+mod suite;
 mod virus_endgame;
 
 pub use ataxx::verify_virus_certificate;
@@ -39,6 +40,7 @@ pub use plateau_search::score::describe as describe_score;
 pub use plateau_search::score::plies_to_end;
 pub use plateau_search::{Clock, Level, Limits, MASTER_MOVETIME, TimePolicy};
 pub use solve::{CertificateCheck, SolveOptions, SolveReport, Solver};
+pub use suite::{SuiteEntry, SuiteResult, parse_suite, run_entry};
 
 use plateau_core::net::{InputSet, NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Game, PositionError, PositionErrorKind};
@@ -135,9 +137,10 @@ pub struct NetSupport {
     /// list, the other side's into the second (both cleared first).
     pub features: NetFeatures,
     pub(crate) engine: NetEngine,
-    /// The network the game ships (embedded in the binary), if any: `master`
-    /// plays it unless told `eval=classic`.
-    pub default: Option<fn() -> Arc<Network>>,
+    /// The networks the game ships (embedded in the binary), one per variant
+    /// that has one: `master` plays the one trained for its variant unless
+    /// told `eval=classic`.
+    pub defaults: &'static [fn() -> Arc<Network>],
 }
 
 /// The profiles that play a game's default network.
@@ -460,8 +463,12 @@ impl GameSpec {
 
     /// The network this game ships for this variant, if any.
     pub fn default_network(&self) -> Option<Arc<Network>> {
-        let net = (self.info.net.as_ref()?.default?)();
-        (net.game == self.full_name()).then_some(net)
+        let name = self.full_name();
+        let defaults = self.info.net.as_ref()?.defaults;
+        defaults
+            .iter()
+            .map(|network| network())
+            .find(|net| net.game == name)
     }
 
     /// An engine of `profile` evaluating with `weights` (one per feature of

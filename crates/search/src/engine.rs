@@ -323,17 +323,26 @@ fn deepen<G: Game, E: Evaluator<G>>(
     let mut previous_score = 0;
     for depth in 1..=max_depth {
         let iteration_best = search.mem.root_moves[0];
+        search.root_best = None;
         let score = search.aspiration(&mut game, depth as i32, previous_score);
         let completed = !search.stopped;
         // A stopped iteration still counts if its first (the previous best)
-        // move was searched and another then beat it.
-        if completed || search.mem.root_moves[0] != iteration_best {
-            result.best = Some(search.mem.root_moves[0]);
+        // move was searched and another then beat it: that move is played
+        // with the score its own completed search gave, not what the
+        // stopped iteration returned (an aspiration re-search stopped early
+        // returns a bound of nothing).
+        let changed = match search.root_best {
+            Some((mv, proven)) if !completed && mv != iteration_best => Some((mv, proven)),
+            _ => None,
+        };
+        if completed || changed.is_some() {
+            let (best, score) = changed.unwrap_or((search.mem.root_moves[0], score));
+            result.best = Some(best);
             result.pv.clear();
             result.pv.extend_from_slice(&search.mem.pv[0]);
-            if result.pv.first() != result.best.as_ref() {
+            if result.pv.first() != Some(&best) {
                 result.pv.clear();
-                result.pv.extend(result.best);
+                result.pv.push(best);
             }
             result.score = score;
         }

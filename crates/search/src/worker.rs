@@ -214,6 +214,10 @@ pub(crate) struct Search<'a, G: Game, E: Evaluator<G>> {
     flushed: u64,
     pub(crate) seldepth: usize,
     pub(crate) stopped: bool,
+    /// The last root move of this iteration whose search completed above
+    /// alpha, with its score: what a stopped iteration may still play. The
+    /// score an aborted re-search returns says nothing.
+    pub(crate) root_best: Option<(G::Move, i32)>,
     root_depth: i32,
     /// No null move for the side being verified above this ply.
     null_move_min_ply: usize,
@@ -269,6 +273,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             flushed: 0,
             seldepth: 0,
             stopped: false,
+            root_best: None,
             root_depth: 0,
             null_move_min_ply: 0,
             margins: Margins::new(options.margin_percent),
@@ -471,6 +476,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                     // what a stopped iteration plays).
                     best_index = i;
                     alpha = score;
+                    self.root_best = Some((mv, score));
                     self.update_pv(0, mv);
                     if score >= beta {
                         break;

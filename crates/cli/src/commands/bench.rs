@@ -1,15 +1,22 @@
 use crate::setup::threads_value;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_games::{
-    AnyEngine, EngineChoice, EngineText, GAMES, GameSpec, Limits, Profile, Thought,
+    AnyEngine, EngineChoice, EngineText, GAMES, GameSpec, Limits, Profile, Thought, describe_score,
+    parse_suite, run_entry,
 };
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Search a fixed set of positions and report nodes and speed. At the game's
 /// fixed depth (the default) the total node count is the same on every run and
 /// machine: it changes only when search behaviour changes, so it doubles as a
 /// signature of the build. With --movetime, reports the depth reached instead.
+///
+/// With --suite FILE, searches the positions of a test suite instead (lines
+/// `POSITION ; bm MOVE`, such as crates/games/suites/draughts-combinations.txt)
+/// for --movetime each (default 1000 ms) or to --depth, and reports which are
+/// solved and how soon the solving move was found and kept.
 ///
 /// With --threads N (N > 1), every position is searched twice, each time by a
 /// fresh engine: with one thread, then with N. To a fixed depth this measures
@@ -29,13 +36,23 @@ pub struct BenchArgs {
     #[arg(long)]
     movetime: Option<u64>,
     /// The engine profile to measure, with options (`expert,lmr=off` measures
-    /// what late-move reductions bring).
-    #[arg(long, default_value = "expert")]
-    engine: String,
+    /// what late-move reductions bring); default `expert`, and `master` with
+    /// --suite.
+    #[arg(long)]
+    engine: Option<String>,
     /// Compare one thread with this many: each position is searched at both
     /// counts (1, the default, is the plain single-threaded bench).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = threads_value)]
     threads: usize,
+    /// A suite of positions with their solving moves (`POSITION ; bm MOVE`
+    /// a line) to search instead of the bench positions; needs the game.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "game",
+        conflicts_with = "threads"
+    )]
+    suite: Option<PathBuf>,
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -46,14 +63,23 @@ pub fn run(args: BenchArgs) -> Result<()> {
             .filter_map(|g| GameSpec::lookup(g.name, None).ok())
             .collect(),
     };
+    let default_engine = if args.suite.is_some() {
+        "master"
+    } else {
+        "expert"
+    };
+    let engine = args.engine.as_deref().unwrap_or(default_engine);
     let choice = match specs.as_slice() {
-        [spec] => spec.parse_engine(&args.engine),
-        _ => EngineChoice::parse(&args.engine).map(|choice| EngineText { choice, net: None }),
+        [spec] => spec.parse_engine(engine),
+        _ => EngineChoice::parse(engine).map(|choice| EngineText { choice, net: None }),
     }
     .map_err(anyhow::Error::msg)?;
     let profile = choice.choice.profile;
     if profile == Profile::Random {
         bail!("the random player does not search");
+    }
+    if let (Some(path), [spec]) = (&args.suite, specs.as_slice()) {
+        return run_suite(spec, &choice, path, &args);
     }
     if args.threads > 1 {
         if choice.choice.tweaks.threads.is_some() {
@@ -220,6 +246,68 @@ fn compare(specs: &[GameSpec], choice: &EngineText, args: &BenchArgs) -> Result<
         all_many.nodes,
         all_many.nps(),
         ratio(all_many.time, all_one.time)
+    );
+    Ok(())
+}
+
+/// `bench --suite FILE`: each position searched by a fresh engine.
+fn run_suite(spec: &GameSpec, choice: &EngineText, path: &Path, args: &BenchArgs) -> Result<()> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the suite {}", path.display()))?;
+    let entries =
+        parse_suite(spec, &text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let limits = match args.depth {
+        Some(depth) => Limits::depth(depth),
+        None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+    };
+    let (mut solved, mut times) = (0, Vec::new());
+    for entry in &entries {
+        let mut engine = build(spec, choice)?;
+        let result =
+            run_entry(spec, engine.as_mut(), entry, &limits).map_err(anyhow::Error::msg)?;
+        let summary = format!(
+            "depth {:>2} nodes {:>10} score {}",
+            result.depth,
+            result.nodes,
+            describe_score(result.score)
+        );
+        match result.found_at {
+            Some((time, nodes)) if result.solved => {
+                solved += 1;
+                times.push(time);
+                println!(
+                    "line {:>3}: solved   {:<8} found at {:>7.3} s ({nodes} nodes); {summary}",
+                    entry.line,
+                    result.chosen,
+                    time.as_secs_f64()
+                );
+            }
+            _ => println!(
+                "line {:>3}: UNSOLVED {:<8} (bm {}); {summary}",
+                entry.line,
+                result.chosen,
+                entry.best.join(" ")
+            ),
+        }
+    }
+    times.sort_unstable();
+    let bound = match args.depth {
+        Some(depth) => format!("at depth {depth}"),
+        None => format!("within {} ms", args.movetime.unwrap_or(1000)),
+    };
+    let timing = match (times.get(times.len() / 2), times.last()) {
+        (Some(median), Some(slowest)) => format!(
+            "; time to the solving move: median {:.3} s, slowest {:.3} s",
+            median.as_secs_f64(),
+            slowest.as_secs_f64()
+        ),
+        _ => String::new(),
+    };
+    println!(
+        "{}: {solved}/{} solved {bound} by {}{timing}",
+        path.display(),
+        entries.len(),
+        choice.choice.name(),
     );
     Ok(())
 }

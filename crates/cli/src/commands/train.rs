@@ -21,9 +21,10 @@ share). The network is written quantised, ready for `--engine master,net=FILE`.
 docs/learning.md has the details and the recipes of the shipped networks.
 
 Where the board has symmetries that keep the rules (the eight turns and
-reflections of Ataxx and virus boards), each position is also trained on in
-its images (--symmetries: how many, 1 for none); the validation set holds
-whole positions with all their images.
+reflections of Ataxx and virus boards; for Abalone, the one turn or
+reflection of the hexagon that keeps the layout's start with its colours),
+each position is also trained on in its images (--symmetries: how many, 1 for
+none); the validation set holds whole positions with all their images.
 
 Example:
   plateau train ataxx --data ataxx-1.data --data ataxx-2.data --out ataxx.net

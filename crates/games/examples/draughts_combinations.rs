@@ -1,0 +1,233 @@
+//! Makes draughts' combinations suite: positions where the side to move wins
+//! material by force with a sacrifice, and only one move does it. Each comes
+//! from a game of `master` against itself (four random plies, then
+//! `--play-nodes` a move). A position is kept when:
+//! - the side to move has no capture, and the move found gives material: the
+//!   opponent must take next (the start of a shot);
+//! - a search of `--nodes` scores it at least `--gain` men above the
+//!   material on the board (man 100, king 300);
+//! - the best other move, searched with that move excluded, scores at least
+//!   a man less (so the move is the only one that wins);
+//! - a fresh engine searching four times `--nodes` chooses the same move;
+//! - a search to `--hidden-depth` plies does not choose it (shots that a
+//!   shallow search with its capture quiescence already sees test nothing).
+//!
+//! At most one position is taken from a game. Made with (it stops at
+//! `--count`: the suite's 40 came from the first 287 games):
+//!
+//!     cargo run --release -p plateau-games --example draughts_combinations -- \
+//!         --games 1500 --count 40 > crates/games/suites/draughts-combinations.txt
+//!
+//! `plateau bench draughts --suite FILE --movetime 1000` says which an engine
+//! solves within a second (docs/engine.md).
+
+use plateau_core::{Game, MoveList, Side, play_random_plies};
+use plateau_draughts::Draughts;
+use plateau_games::{AnyEngine, GameSpec, Level, Limits, Profile, describe_score};
+use std::collections::HashSet;
+
+struct Options {
+    games: u64,
+    count: usize,
+    nodes: u64,
+    play_nodes: u64,
+    gain: f64,
+    hidden_depth: u32,
+}
+
+fn main() {
+    let mut options = Options {
+        games: 400,
+        count: 40,
+        nodes: 200_000,
+        play_nodes: 3_000,
+        gain: 1.5,
+        hidden_depth: 5,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let value = args.next().unwrap_or_default();
+        match flag.as_str() {
+            "--games" => options.games = value.parse().expect("--games N"),
+            "--count" => options.count = value.parse().expect("--count N"),
+            "--nodes" => options.nodes = value.parse().expect("--nodes N"),
+            "--play-nodes" => options.play_nodes = value.parse().expect("--play-nodes N"),
+            "--gain" => options.gain = value.parse().expect("--gain MEN"),
+            "--hidden-depth" => options.hidden_depth = value.parse().expect("--hidden-depth PLIES"),
+            other => {
+                eprintln!(
+                    "unknown option {other}: --games N --count N --nodes N --play-nodes N --gain MEN \
+                     --hidden-depth PLIES"
+                );
+                std::process::exit(2);
+            }
+        }
+    }
+    let spec = GameSpec::lookup("draughts", None).expect("draughts");
+    println!("# International draughts combinations: the side to move wins material by");
+    println!("# force, starting with a sacrifice, and only one move does it. From games");
+    println!(
+        "# of master against itself; kept when a search of {} nodes",
+        options.nodes
+    );
+    println!(
+        "# scores the move {:.1} men or more above the material, the best other move",
+        options.gain
+    );
+    println!(
+        "# a man less, a search of {} nodes agrees, and a search to depth {} does",
+        options.nodes * 4,
+        options.hidden_depth
+    );
+    println!("# not choose it. Made with:");
+    println!("#   cargo run --release -p plateau-games --example draughts_combinations -- \\");
+    println!(
+        "#       --games {} --count {} --nodes {} --play-nodes {} --gain {} --hidden-depth {}",
+        options.games,
+        options.count,
+        options.nodes,
+        options.play_nodes,
+        options.gain,
+        options.hidden_depth
+    );
+    let mut found = 0;
+    let mut seen = HashSet::new();
+    for number in 0..options.games {
+        if found >= options.count {
+            break;
+        }
+        // Games that differ in their random plies can meet again later:
+        // a position already taken is passed over.
+        if let Some((position, comment, line)) = play(&spec, number, &options, &seen) {
+            found += 1;
+            seen.insert(position);
+            println!("{comment}");
+            println!("{line}");
+        }
+    }
+    eprintln!("{found} positions");
+}
+
+/// Material of `side` minus the other's, man 100 and king 300.
+fn material(game: &Draughts, side: Side) -> i32 {
+    let of =
+        |s: Side| 100 * game.men(s).count_ones() as i32 + 300 * game.kings(s).count_ones() as i32;
+    of(side) - of(!side)
+}
+
+/// Plays one game; returns the position, comment and suite line of the
+/// first shot found that is not in `seen`.
+fn play(
+    spec: &GameSpec,
+    number: u64,
+    options: &Options,
+    seen: &HashSet<String>,
+) -> Option<(String, String, String)> {
+    let mut game = Draughts::new();
+    play_random_plies(&mut game, 4, 0xd4a0_9800 + number);
+    let mut engine = spec.engine(Profile::Level(Level::Master), number);
+    let master = Profile::Level(Level::Master);
+    let mut engines = [
+        spec.engine(master, number),
+        spec.engine(master, number + 1_000_003),
+    ];
+    for ply in 4..120 {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let erased = spec.from_text(&game.to_text()).ok()?;
+        let thought = engine
+            .think(
+                erased.as_ref(),
+                &Limits::nodes(options.play_nodes),
+                &mut |_| {},
+            )
+            .ok()?;
+        if ply >= 10
+            && !seen.contains(&game.to_text())
+            && let Some(found) = shot(spec, &mut engines, &game, number, ply, options)
+        {
+            return Some(found);
+        }
+        let mv = game.check_move(&thought.best).ok()?;
+        game.play(mv);
+    }
+    None
+}
+
+/// Whether `mv` is quiet and leaves the opponent only captures.
+fn sacrifice(game: &Draughts, mv: &str) -> bool {
+    let Ok(mv) = game.check_move(mv) else {
+        return false;
+    };
+    if game.is_noisy(mv) {
+        return false;
+    }
+    let mut after = game.clone();
+    after.play(mv);
+    let mut replies = MoveList::new();
+    after.legal_moves(&mut replies);
+    !replies.is_empty() && replies.iter().all(|&reply| after.is_noisy(reply))
+}
+
+/// The shot of this position, if it has one (see the module's comment).
+fn shot(
+    spec: &GameSpec,
+    engines: &mut [Box<dyn AnyEngine>; 2],
+    game: &Draughts,
+    number: u64,
+    ply: u32,
+    options: &Options,
+) -> Option<(String, String, String)> {
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    if moves.len() < 2 || moves.iter().any(|&mv| game.is_noisy(mv)) {
+        return None;
+    }
+    let side = game.side_to_move();
+    let text = game.to_text();
+    let erased = spec.from_text(&text).ok()?;
+    // Engines are reused (a fresh one costs its hash table), forgetting
+    // between searches; the check is the other engine, of another seed.
+    let mut search_within = |which: usize, limits: Limits, excluded: &[String]| {
+        let engine = &mut engines[which];
+        engine.new_game();
+        engine
+            .think_excluding(erased.as_ref(), &limits, excluded, &mut |_| {})
+            .ok()
+    };
+    // A cheap look first: most positions have no shot.
+    let quick = search_within(0, Limits::nodes(options.nodes / 20), &[])?;
+    let threshold = material(game, side) + (options.gain * 100.0) as i32;
+    if quick.score < threshold || !sacrifice(game, &quick.best) {
+        return None;
+    }
+    let shallow = search_within(0, Limits::depth(options.hidden_depth), &[])?;
+    if shallow.best == quick.best {
+        return None;
+    }
+    let best = search_within(0, Limits::nodes(options.nodes), &[])?;
+    if best.score < threshold || !sacrifice(game, &best.best) {
+        return None;
+    }
+    let excluded = std::slice::from_ref(&best.best);
+    let second = search_within(0, Limits::nodes(options.nodes), excluded)?;
+    if second.score > best.score - 100 {
+        return None;
+    }
+    let check = search_within(1, Limits::nodes(options.nodes * 4), &[])?;
+    if check.best != best.best {
+        return None;
+    }
+    let comment = format!(
+        "# game {number}, ply {ply}, {} to move: {} scores {} (material {:+}), the best other move {} {}",
+        side.name(),
+        best.best,
+        describe_score(best.score),
+        material(game, side),
+        second.best,
+        describe_score(second.score)
+    );
+    let line = format!("{text} ; bm {}", best.best);
+    Some((text, comment, line))
+}
