@@ -237,9 +237,12 @@ pub fn play_moves<G: Game>(game: &mut G, moves: &str) -> Result<Vec<G::Move>, St
 pub fn play_random_plies<G: Game>(game: &mut G, plies: usize, mut state: u64) {
     let mut moves = MoveList::new();
     for _ in 0..plies {
+        if game.outcome().is_some() {
+            return;
+        }
         moves.clear();
         game.legal_moves(&mut moves);
-        if moves.is_empty() || game.outcome().is_some() {
+        if moves.is_empty() {
             return;
         }
         let (next, random) = crate::splitmix64(state);

@@ -52,9 +52,7 @@ pub fn parse_suite(spec: &GameSpec, text: &str) -> Result<Vec<SuiteEntry>, Strin
             return Err(format!("line {line}: the game is over in this position"));
         }
         for mv in &best {
-            let mut copy = spec
-                .from_text(&position)
-                .map_err(|err| format!("line {line}: bad position: {err}"))?;
+            let mut copy = game.clone_box();
             copy.play(mv)
                 .map_err(|err| format!("line {line}: bad move {mv}: {err}"))?;
         }
