@@ -5,9 +5,10 @@
 //! marble is worth about 100, like every plateau evaluation.
 
 use crate::board::{BOARD, Direction, RIM, RINGS, WIDTH, cells, hex_distance, shift};
+use crate::conversion::{CONVERSION_WEIGHTS, ConversionWeights, conversion_bonus};
 use crate::position::LOSING_COUNT;
 use crate::{Abalone, movegen};
-use plateau_core::{Evaluator, Features, FixedWeights, Game, Side, check_weights};
+use plateau_core::{EVAL_LIMIT, Evaluator, Features, FixedWeights, Game, Side, check_weights};
 
 /// The feature names, in order: also the keys of weight files.
 pub const FEATURE_NAMES: [&str; 9] = [
@@ -61,7 +62,7 @@ fn centrality(marbles: u128) -> i32 {
 
 /// Pairs of neighbouring marbles of one side.
 #[inline(always)]
-fn neighbour_pairs(marbles: u128) -> i32 {
+pub(crate) fn neighbour_pairs(marbles: u128) -> i32 {
     AXES.iter()
         .map(|&a| (marbles & shift(marbles, -a)).count_ones() as i32)
         .sum()
@@ -164,15 +165,36 @@ pub struct AbaloneEval {
     fixed: FixedWeights<FEATURES>,
     /// Whether any feature beyond the seed's two has a weight.
     extra: bool,
+    /// The conversion term's weights and share in percent (0: none); the
+    /// seed's evaluation has none.
+    conversion: ConversionWeights,
+    conversion_percent: u16,
 }
 
 impl AbaloneEval {
     pub fn new(weights: [f32; FEATURES]) -> AbaloneEval {
+        let extra = weights[2..].iter().any(|&w| w != 0.0);
         AbaloneEval {
             fixed: FixedWeights::new(&weights),
-            extra: weights[2..].iter().any(|&w| w != 0.0),
+            extra,
             weights,
+            conversion: CONVERSION_WEIGHTS,
+            conversion_percent: if extra { 100 } else { 0 },
         }
+    }
+
+    /// The same evaluation with the conversion term at `percent` of its
+    /// weights (`master,convert=0` leaves it out: the evaluation before it).
+    pub fn with_conversion(mut self, weights: ConversionWeights, percent: u16) -> AbaloneEval {
+        self.conversion = weights;
+        self.conversion_percent = percent;
+        self
+    }
+
+    /// The conversion term of `position`, as this evaluation adds it.
+    #[inline]
+    fn conversion(&self, position: &Abalone) -> i32 {
+        conversion_bonus(position, &self.conversion, self.conversion_percent)
     }
 
     /// The seed program: rising material cost and centre control, nothing else.
@@ -204,7 +226,17 @@ impl Evaluator<Abalone> for AbaloneEval {
     fn evaluate(&self, position: &Abalone) -> i32 {
         let mut values = [0i32; FEATURES];
         movegen::with_popcnt!(AbaloneFeatures::fill(position, &mut values, self.extra));
-        self.fixed.score(&values)
+        let limit = EVAL_LIMIT - 1;
+        (self.fixed.score(&values) + self.conversion(position)).clamp(-limit, limit)
+    }
+
+    /// A network's score with the conversion term added: the networks were
+    /// trained on self-play where a lead of three rarely lasts, and score
+    /// every such position alike.
+    #[inline]
+    fn adjust_learned(&self, position: &Abalone, score: i32) -> i32 {
+        let limit = EVAL_LIMIT - 1;
+        (score + self.conversion(position)).clamp(-limit, limit)
     }
 }
 

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod board;
+pub mod conversion;
 mod display;
 pub mod eval;
 pub mod inputs;

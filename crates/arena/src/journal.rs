@@ -149,7 +149,7 @@ impl Journal {
 /// The match a journal belongs to, on one line: what decides its games.
 /// Concurrency is left out (a match is the same whatever it is).
 fn describe(config: &MatchConfig) -> String {
-    json!({
+    let mut description = json!({
         "game": config.game.full_name(),
         "engines": config.engines.clone().map(|e| e.name()),
         "games": config.game_count(),
@@ -166,8 +166,12 @@ fn describe(config: &MatchConfig) -> String {
         "seed": config.seed,
         "sprt": config.sprt.map(|s| s.to_string()),
         "timeout_ms": config.external.move_timeout.as_millis() as u64,
-    })
-    .to_string()
+    });
+    // Only when set, so that journals from before the option still resume.
+    if let Some(plies) = config.move_limit {
+        description["move_limit"] = json!(plies);
+    }
+    description.to_string()
 }
 
 /// A digest of an opening list, so that the description stays one short line.

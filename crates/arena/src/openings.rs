@@ -26,6 +26,27 @@ impl Opening {
         play_record(game.as_mut(), &self.moves.join(" "))?;
         Ok(game)
     }
+
+    /// The game this opening reaches, played under the game's move limit of
+    /// `plies` plies from the start (see [`GameSpec::new_game_with_move_limit`]).
+    pub fn build_with_move_limit(
+        &self,
+        spec: &GameSpec,
+        plies: u32,
+    ) -> Result<Box<dyn AnyGame>, String> {
+        if self.position.is_some() {
+            return Err(
+                "a move limit counts from the start: give openings as moves from the start, \
+                 not positions"
+                    .into(),
+            );
+        }
+        let mut game = spec
+            .new_game_with_move_limit(plies)
+            .ok_or_else(|| format!("{} has no move limit", spec.full_name()))?;
+        play_record(game.as_mut(), &self.moves.join(" "))?;
+        Ok(game)
+    }
 }
 
 /// Where a match's openings come from.

@@ -26,6 +26,9 @@ pub struct MatchConfig {
     pub openings: OpeningSource,
     /// Adjudicate a draw when a game reaches this many plies.
     pub max_plies: Option<u32>,
+    /// Play under the game's move limit of this many plies from the start
+    /// (Abalone: the side that has pushed off more marbles wins there).
+    pub move_limit: Option<u32>,
     pub seed: u64,
     /// Games played at once.
     pub concurrency: usize,
@@ -123,7 +126,10 @@ pub fn run_match_resuming(
             judges.lock().unwrap_or_else(|e| e.into_inner()).push(judge);
             settled?
         };
-        let game = opening.build(&config.game)?;
+        let game = match config.move_limit {
+            Some(plies) => opening.build_with_move_limit(&config.game, plies)?,
+            None => opening.build(&config.game)?,
+        };
         *slot = Some(game.clone_box());
         Ok(game)
     };
@@ -302,6 +308,7 @@ mod tests {
             time: TimeControl::PerMove(Limits::depth(1)),
             openings: OpeningSource::Random { plies: 2 },
             max_plies: Some(400),
+            move_limit: None,
             seed: 3,
             concurrency: 2,
             sprt: None,
@@ -355,6 +362,37 @@ mod tests {
             assert!(record.note.is_some());
         }
         assert_eq!(result.status.tally.draws, 2);
+    }
+
+    #[test]
+    fn a_move_limit_ends_games_by_the_rules() {
+        let mut config = config("abalone/belgian-daisy", "expert", "random", 4);
+        config.move_limit = Some(30);
+        let result = run_match(&config, |_, _| {}).unwrap();
+        for record in &result.records {
+            assert!(record.moves.len() <= 30, "{}", record.moves.len());
+            assert_ne!(record.outcome.reason, EndReason::PlyCap);
+        }
+        // Expert pushes random's marbles off long before the limit's draw.
+        assert!(
+            result
+                .records
+                .iter()
+                .any(|r| r.outcome.reason == EndReason::MarblesAtMoveLimit),
+            "{:?}",
+            result.records.iter().map(|r| r.outcome).collect::<Vec<_>>()
+        );
+        let mut positions = config.clone();
+        positions.openings = OpeningSource::List(
+            crate::openings::parse_openings(&config.game, &config.game.new_game().to_text())
+                .unwrap(),
+        );
+        let err = run_match(&positions, |_, _| {}).unwrap_err();
+        assert!(err.contains("a move limit counts from the start"), "{err}");
+        let mut draughts = self::config("draughts", "expert", "seed", 2);
+        draughts.move_limit = Some(30);
+        let err = run_match(&draughts, |_, _| {}).unwrap_err();
+        assert!(err.contains("has no move limit"), "{err}");
     }
 
     #[test]

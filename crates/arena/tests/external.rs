@@ -234,6 +234,7 @@ fn config(game: &str, external: &str, time: TimeControl, games: u32) -> MatchCon
         time,
         openings: OpeningSource::Random { plies: 2 },
         max_plies: Some(60),
+        move_limit: None,
         seed: 5,
         concurrency: 2,
         sprt: None,

@@ -22,6 +22,7 @@ fn config(a: &str, b: &str, games: u32) -> MatchConfig {
         time: TimeControl::PerMove(Limits::depth(2)),
         openings: OpeningSource::Random { plies: 2 },
         max_plies: Some(300),
+        move_limit: None,
         seed: 5,
         concurrency: 2,
         sprt: None,

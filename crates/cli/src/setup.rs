@@ -133,3 +133,33 @@ impl ThreadsArg {
 pub fn threads_value(text: &str) -> Result<usize, String> {
     parse_threads(text).map_err(|_| format!("give a number of threads from 1 to {MAX_THREADS}"))
 }
+
+/// `--move-limit MOVES` (moves each) as the plies a game may last under the
+/// site's rule, checked against `spec` and the run's ply cap (`None`: no cap).
+pub fn move_limit_plies(
+    spec: &GameSpec,
+    moves: Option<u32>,
+    max_plies: Option<u32>,
+) -> Result<Option<u32>> {
+    let Some(moves) = moves else {
+        return Ok(None);
+    };
+    if !spec.has_move_limit() {
+        bail!(
+            "--move-limit: {} has no move limit (its own rules end every game)",
+            spec.full_name()
+        );
+    }
+    if moves == 0 {
+        bail!("--move-limit must be at least 1 move each");
+    }
+    let plies = u64::from(moves) * 2;
+    match max_plies {
+        Some(cap) if plies > u64::from(cap) => {
+            bail!("--move-limit {moves} moves each is {plies} plies, past --max-plies {cap}")
+        }
+        _ => u32::try_from(plies)
+            .map(Some)
+            .with_context(|| format!("--move-limit {moves} is too many moves")),
+    }
+}

@@ -172,6 +172,44 @@ fn bad_match_options_say_what_is_wrong() {
 }
 
 #[test]
+fn bad_move_limits_say_what_is_wrong_in_match_and_datagen() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("never.data");
+    let data = data.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["draughts", "--move-limit", "50"], "has no move limit"),
+        (&["abalone", "--move-limit", "0"], "at least 1 move"),
+        (
+            &["abalone", "--move-limit", "300", "--max-plies", "400"],
+            "past --max-plies 400",
+        ),
+        (&["abalone", "--move-limit", "4294967295"], "--move-limit"),
+        (&["abalone", "--move-limit", "x"], "--move-limit"),
+    ];
+    for (options, expected) in cases {
+        let mut matched = vec!["match"];
+        matched.extend_from_slice(options);
+        matched.extend_from_slice(&["--engine", "seed", "--engine", "seed", "--games", "2"]);
+        let mut generated = vec!["datagen"];
+        generated.extend_from_slice(options);
+        generated.extend_from_slice(&["--games", "1", "--out", data]);
+        for args in [matched, generated] {
+            let out = plateau(&args);
+            assert!(!out.status.success(), "{args:?}");
+            assert!(
+                stderr(&out).contains(expected),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    assert!(
+        !Path::new(data).exists(),
+        "a refused datagen wrote its file"
+    );
+}
+
+#[test]
 fn a_tiny_tuning_run_stores_generations_that_play() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");

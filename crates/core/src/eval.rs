@@ -13,6 +13,14 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// inside ±[`EVAL_LIMIT`] (wins are scored far beyond it).
     fn evaluate(&self, game: &G) -> i32;
 
+    /// A learned evaluation's `score` of `game`, corrected by what this
+    /// evaluator knows that the network does not (Abalone: pressing a won
+    /// position); unchanged by default.
+    #[inline]
+    fn adjust_learned(&self, _game: &G, score: i32) -> i32 {
+        score
+    }
+
     /// A move to play without searching (an opening book), if this evaluator has
     /// one for the position.
     fn book_move(&self, _game: &G, _rng: &mut Rng) -> Option<G::Move> {

@@ -809,7 +809,7 @@ pub struct NetEval<E> {
 impl<G: NetInputs, E: Evaluator<G>> Evaluator<NetGame<G>> for NetEval<E> {
     #[inline]
     fn evaluate(&self, game: &NetGame<G>) -> i32 {
-        game.evaluate()
+        self.classic.adjust_learned(&game.game, game.evaluate())
     }
 
     fn book_move(&self, game: &NetGame<G>, rng: &mut Rng) -> Option<G::Move> {

@@ -1,6 +1,7 @@
 //! Abalone in the registry.
 
 use crate::{GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase};
+use plateau_abalone::conversion::CONVERSION_WEIGHTS;
 use plateau_abalone::symmetry::LAYOUT_SYMMETRIES;
 use plateau_abalone::{Abalone, AbaloneEval, AtTheLimit, Layout};
 use plateau_core::Game;
@@ -68,13 +69,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
         erase(spec, start)
     }),
     engine: |_, profile, seed| {
-        engine::build(
-            profile,
-            seed,
-            AbaloneEval::standard,
-            AbaloneEval::seed,
-            search,
-        )
+        engine::build(profile, seed, standard_eval, AbaloneEval::seed, search)
     },
     tuning: Tuning {
         features: &plateau_abalone::eval::FEATURE_NAMES,
@@ -84,7 +79,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
             engine::weighted::<Abalone, _>(
                 profile,
                 seed,
-                AbaloneEval::with_weights(weights),
+                AbaloneEval::with_weights(weights).map(with_conversion),
                 search,
             )
         },
@@ -104,13 +99,28 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 profile,
                 seed,
                 net,
-                AbaloneEval::standard(),
+                standard_eval(),
                 search,
             ))
         },
-        defaults: &[belgian_daisy_network, german_daisy_network],
+        defaults: &[
+            belgian_daisy_network,
+            german_daisy_network,
+            standard_network,
+        ],
     }),
 };
+
+/// `eval` with the conversion term at the share the engine is built with
+/// (`convert=N`).
+fn with_conversion(eval: AbaloneEval) -> AbaloneEval {
+    eval.with_conversion(CONVERSION_WEIGHTS, crate::knowledge::conversion_percent())
+}
+
+/// plateau's evaluation, as [`with_conversion`] sets it.
+fn standard_eval() -> AbaloneEval {
+    with_conversion(AbaloneEval::standard())
+}
 
 embedded_network! {
     /// The network `master` plays in Abalone's Belgian daisy: 122 inputs,
@@ -124,6 +134,14 @@ embedded_network! {
     /// recipe on that layout's self-play, 0.92 M positions, each trained on
     /// with its half-turn image (docs/learning.md).
     fn german_daisy_network = "abalone-german-daisy-122x128-34f18b7182b2f896.net"
+}
+
+embedded_network! {
+    /// The network `master` plays in the standard layout: 1.03 M positions
+    /// of self-play under the site's move limit (so that a lasting lead
+    /// teaches a win, not the ply cap's draw), each trained on with its
+    /// mirror image (docs/learning.md).
+    fn standard_network = "abalone-standard-122x128-9e46118c96cf39a7.net"
 }
 
 #[cfg(test)]
@@ -142,8 +160,47 @@ mod tests {
                 "abalone/german-daisy",
                 "34f18b7182b2f896",
             ),
+            (
+                super::standard_network(),
+                "abalone/standard",
+                "9e46118c96cf39a7",
+            ),
         ] {
             crate::tests::check_embedded_network(&net, game, inputs, 128, hash);
+        }
+    }
+
+    /// `convert=0` plays the evaluation without the conversion term, with
+    /// the network and without: a lead of three scores differently, an
+    /// even position the same.
+    #[test]
+    fn the_conversion_term_is_played_unless_switched_off() {
+        use crate::Limits;
+        let score = |variant: &str, engine: &str, position: &str| {
+            let spec = crate::GameSpec::lookup("abalone", Some(variant)).unwrap();
+            let choice = spec.parse_engine(engine).unwrap();
+            let mut engine = spec.build_engine(&choice, 1).unwrap();
+            let game = spec.from_text(position).unwrap();
+            engine
+                .think(game.as_ref(), &Limits::depth(1), &mut |_| {})
+                .unwrap()
+                .score
+        };
+        let ahead = "5/1wb3/wwwbbb1/1wbbww2/1bwwbw3/1bwbb3/2bb3/2b3/5 b b0 w3";
+        for variant in ["belgian-daisy", "standard"] {
+            let even = crate::GameSpec::lookup("abalone", Some(variant))
+                .unwrap()
+                .new_game()
+                .to_text();
+            let even = even.as_str();
+            for eval in ["", ",eval=classic"] {
+                let on = score(variant, &format!("master{eval}"), ahead);
+                let off = score(variant, &format!("master{eval},convert=0"), ahead);
+                assert!(on > off, "{variant}{eval}: {on} against {off}");
+                let on = score(variant, &format!("master{eval}"), even);
+                let off = score(variant, &format!("master{eval},convert=0"), even);
+                assert_eq!(on, off, "{variant}{eval}");
+            }
         }
     }
 
@@ -185,17 +242,10 @@ mod tests {
 
     #[test]
     fn each_layout_plays_its_own_network() {
-        for (variant, has_network) in [
-            ("belgian-daisy", true),
-            ("standard", false),
-            ("german-daisy", true),
-        ] {
+        for variant in ["belgian-daisy", "standard", "german-daisy"] {
             let spec = crate::GameSpec::lookup("abalone", Some(variant)).unwrap();
-            let net = spec.default_network();
-            assert_eq!(net.is_some(), has_network, "{variant}");
-            if let Some(net) = net {
-                assert_eq!(net.game, spec.full_name());
-            }
+            let net = spec.default_network().expect(variant);
+            assert_eq!(net.game, spec.full_name());
         }
     }
 }

@@ -95,6 +95,9 @@ pub struct Tweaks {
     /// `book-variety=N`: book moves scoring within N of the best are played
     /// too (chosen at random); 0 plays the best.
     pub book_variety: Option<u16>,
+    /// `convert=N`: Abalone's conversion term at N percent of its weights
+    /// (0 leaves it out).
+    pub conversion_percent: Option<u16>,
 }
 
 impl Tweaks {
@@ -181,6 +184,14 @@ impl Tweaks {
                         "a score margin",
                     )?)
                 }
+                "convert" => {
+                    self.conversion_percent = Some(parse_u16_in(
+                        "convert",
+                        value,
+                        0..=400,
+                        "a percentage of the conversion term's weights",
+                    )?)
+                }
                 "lmr-base" => self.lmr_base = Some(parse_hundredths("lmr-base", value)?),
                 "lmr-div" => {
                     let divisor = parse_hundredths("lmr-div", value)?;
@@ -192,7 +203,7 @@ impl Tweaks {
                 name => {
                     let Ok(switch) = name.parse::<Switch>() else {
                         return Err(format!(
-                            "unknown engine option {name:?}: time, hash, threads, eval, egtb, book, book-variety, lmr-base, \
+                            "unknown engine option {name:?}: time, hash, threads, eval, egtb, book, book-variety, convert, lmr-base, \
                              lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
                             Switch::names()
                         ));
@@ -210,6 +221,7 @@ impl Tweaks {
             no_tables: self.no_tables,
             no_book: self.no_book,
             variety: self.book_variety.unwrap_or(0),
+            conversion_percent: self.conversion_percent.unwrap_or(100),
         }
     }
 
@@ -263,6 +275,9 @@ impl Tweaks {
         }
         if let Some(variety) = self.book_variety {
             text += &format!(",book-variety={variety}");
+        }
+        if let Some(percent) = self.conversion_percent {
+            text += &format!(",convert={percent}");
         }
         if let Some(mb) = self.table_mb {
             text += &format!(",hash={mb}");
@@ -1021,6 +1036,24 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Switch::ALL.len(), "two switches share a name");
+    }
+
+    #[test]
+    fn the_conversion_share_reads_back_and_refuses_nonsense() {
+        let choice = EngineChoice::parse("master,convert=0").unwrap();
+        assert_eq!(choice.tweaks.conversion_percent, Some(0));
+        assert_eq!(choice.name(), "master,convert=0");
+        assert_eq!(choice.tweaks.build_with().conversion_percent, 0);
+        let plain = EngineChoice::parse("master").unwrap();
+        assert_eq!(plain.tweaks.build_with().conversion_percent, 100);
+        for bad in [
+            "master,convert=401",
+            "master,convert=-1",
+            "master,convert=x",
+        ] {
+            let error = EngineChoice::parse(bad).unwrap_err();
+            assert!(error.contains("convert"), "{bad}: {error}");
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ static TABLES: Mutex<Option<Option<Arc<Tablebase>>>> = Mutex::new(None);
 
 /// What an engine built now leaves out or changes (its tweaks), set while
 /// it is built.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct BuildWith {
     /// `egtb=off`.
     pub(crate) no_tables: bool,
@@ -26,11 +26,18 @@ pub(crate) struct BuildWith {
     pub(crate) no_book: bool,
     /// `book-variety=N`: book moves within N of the best are played too.
     pub(crate) variety: u16,
+    /// `convert=N`: Abalone's conversion term in percent (100 by default).
+    pub(crate) conversion_percent: u16,
 }
 
 thread_local! {
     static BUILD_WITH: Cell<BuildWith> = const {
-        Cell::new(BuildWith { no_tables: false, no_book: false, variety: 0 })
+        Cell::new(BuildWith {
+            no_tables: false,
+            no_book: false,
+            variety: 0,
+            conversion_percent: 100,
+        })
     };
 }
 
@@ -45,6 +52,11 @@ pub(crate) fn building_with<T>(with: BuildWith, build: impl FnOnce() -> T) -> T 
     }
     let _restore = Restore(BUILD_WITH.with(|s| s.replace(with)));
     build()
+}
+
+/// The share of Abalone's conversion term an engine built now plays with.
+pub(crate) fn conversion_percent() -> u16 {
+    BUILD_WITH.with(Cell::get).conversion_percent
 }
 
 /// Where the draughts databases live unless told otherwise:

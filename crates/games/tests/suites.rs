@@ -78,3 +78,68 @@ fn stopped_searches_report_real_scores() {
         }
     }
 }
+
+/// The Abalone conversion suites' positions, with their line numbers.
+fn abalone_conversion_suite(name: &str) -> Vec<(usize, plateau_abalone::Abalone)> {
+    use plateau_core::Game;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("suites")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(|(index, line)| {
+            let position = plateau_abalone::Abalone::from_text(line)
+                .unwrap_or_else(|error| panic!("{name} line {}: {error}", index + 1));
+            (index + 1, position)
+        })
+        .collect()
+}
+
+/// Each conversion suite holds what docs/engine.md says it does: positions
+/// still in play where one side leads by three marbles or more against a
+/// compact defence, every defending marble touching two others. Playing them
+/// out takes minutes a position (`plateau match --openings`, see
+/// docs/engine.md), so CI checks what they are, not the conversion rate.
+#[test]
+fn the_abalone_conversion_suites_hold_leads_against_compact_defences() {
+    use plateau_abalone::{Cell, Direction};
+    use plateau_core::{Game, Side};
+    for (name, at_least) in [
+        ("abalone-conversion.txt", 12),
+        ("abalone-conversion-51.txt", 51),
+    ] {
+        let positions = abalone_conversion_suite(name);
+        assert!(positions.len() >= at_least, "{name}: {}", positions.len());
+        let mut seen = std::collections::HashSet::new();
+        for (line, position) in &positions {
+            assert!(position.outcome().is_none(), "{name} line {line}: over");
+            assert!(
+                seen.insert(position.to_text()),
+                "{name} line {line}: a repeat"
+            );
+            let (black, white) = (position.lost(Side::Black), position.lost(Side::White));
+            let defender = if white >= black + 3 {
+                Side::White
+            } else {
+                assert!(
+                    black >= white + 3,
+                    "{name} line {line}: lost {black} and {white}"
+                );
+                Side::Black
+            };
+            let mask = position.marbles(defender);
+            for cell in Cell::all().filter(|cell| mask & cell.bit() != 0) {
+                let touching = (0..6)
+                    .filter_map(|dir| cell.step(Direction::from_index(dir)))
+                    .filter(|next| mask & next.bit() != 0)
+                    .count();
+                assert!(
+                    touching >= 2,
+                    "{name} line {line}: {cell} touches {touching}"
+                );
+            }
+        }
+    }
+}

@@ -36,6 +36,11 @@ pub struct DatagenConfig {
     pub random_plies: u32,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: u32,
+    /// Plays each game under the game's move limit of this many plies (the
+    /// site's rule: Abalone's side with more marbles pushed off wins there),
+    /// so that long games end with a result instead of a draw by the cap.
+    /// `None` plays the game's own rules.
+    pub move_limit: Option<u32>,
     /// Share of the games (0 to 1) that start from a random layout of gaps
     /// (blocked cells) before their random plies: Ataxx only, where
     /// tournament openings have gaps.
@@ -47,16 +52,15 @@ pub fn has_gap_layouts(spec: &GameSpec) -> bool {
     spec.full_name() == "ataxx"
 }
 
-/// Random legal plies from `game`, redrawn (from the same start) while they
+/// Random legal plies from `start`, redrawn (from the same start) while they
 /// end the game: [`draw_one`] for a start other than the game's own.
 fn random_plies_from(
-    spec: &GameSpec,
-    start: &str,
+    start: &dyn AnyGame,
     plies: u32,
     rng: &mut Rng,
 ) -> Result<Box<dyn AnyGame>, String> {
     for _attempt in 0..200 {
-        let mut game = spec.from_text(start).map_err(|e| e.to_string())?;
+        let mut game = start.clone_box();
         for _ in 0..plies {
             let moves = game.legal_moves();
             let Some(mv) = rng.choose(&moves) else { break };
@@ -67,7 +71,8 @@ fn random_plies_from(
         }
     }
     Err(format!(
-        "could not find {plies} random plies from {start} after which the game goes on"
+        "could not find {plies} random plies from {} after which the game goes on",
+        start.to_text()
     ))
 }
 
@@ -128,7 +133,14 @@ pub fn play_game(
     let gapped = config.gaps > 0.0 && has_gap_layouts(&config.spec) && rng.unit() < config.gaps;
     let mut game = if gapped {
         let start = plateau_ataxx::gaps::random_gaps(&mut rng).to_text();
-        random_plies_from(&config.spec, &start, config.random_plies, &mut rng)?
+        let start = config.spec.from_text(&start).map_err(|e| e.to_string())?;
+        random_plies_from(start.as_ref(), config.random_plies, &mut rng)?
+    } else if let Some(plies) = config.move_limit {
+        let start = config
+            .spec
+            .new_game_with_move_limit(plies)
+            .ok_or_else(|| format!("{} has no move limit", config.spec.full_name()))?;
+        random_plies_from(start.as_ref(), config.random_plies, &mut rng)?
     } else {
         draw_one(&config.spec, config.random_plies, &mut rng)?.build(&config.spec)?
     };

@@ -19,6 +19,7 @@ fn config(game: &str, games: u64, threads: usize, seed: u64) -> DatagenConfig {
         seed,
         random_plies: spec.info.opening_plies + 4,
         max_plies: 300,
+        move_limit: None,
         gaps: 0.0,
     }
 }
@@ -208,4 +209,46 @@ fn gapped_games_start_from_gap_layouts_and_others_do_not() {
         .count();
     assert!((8..=32).contains(&with_gaps), "{with_gaps} of 40");
     assert!(!datagen::has_gap_layouts(&config("virus", 1, 1, 1).spec));
+}
+
+#[test]
+fn games_under_a_move_limit_end_there_with_the_rules_result() {
+    use plateau_core::EndReason;
+    let limited = DatagenConfig {
+        move_limit: Some(60),
+        ..config("abalone/belgian-daisy", 6, 1, 7)
+    };
+    let mut engine = build_engine(&limited, 1).unwrap();
+    let mut decided_by_marbles = 0;
+    for index in 0..6 {
+        let game = play_game(&limited, &mut engine, index).unwrap();
+        assert!(game.plies <= 60, "game {index} ran {} plies", game.plies);
+        assert_ne!(game.outcome.reason, EndReason::PlyCap, "game {index}");
+        if game.outcome.reason == EndReason::MarblesAtMoveLimit {
+            decided_by_marbles += 1;
+            let winner = game.outcome.winner.expect("a marbles verdict has a winner");
+            for sample in &game.samples {
+                let side = limited
+                    .spec
+                    .from_text(&sample.position)
+                    .unwrap()
+                    .side_to_move();
+                let expected = if side == winner {
+                    GameResult::Win
+                } else {
+                    GameResult::Loss
+                };
+                assert_eq!(sample.result, expected, "{}", sample.position);
+            }
+        }
+    }
+    assert!(decided_by_marbles > 0, "no game was decided by marbles");
+
+    let unlimited = DatagenConfig {
+        move_limit: Some(24),
+        ..config("virus/5x5", 1, 1, 7)
+    };
+    let mut engine = build_engine(&unlimited, 1).unwrap();
+    let err = play_game(&unlimited, &mut engine, 0).unwrap_err();
+    assert!(err.contains("has no move limit"), "{err}");
 }

@@ -860,6 +860,7 @@ fn verify(
             plies: config.verify_plies,
         },
         max_plies: config.max_plies,
+        move_limit: None,
         seed: config.seed ^ 0x7665_7269_6679,
         concurrency: config.concurrency,
         sprt: config.verify_sprt,

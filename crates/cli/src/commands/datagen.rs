@@ -1,5 +1,5 @@
 use crate::progress::{Progress, clock};
-use crate::setup::GameArgs;
+use crate::setup::{GameArgs, move_limit_plies};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use plateau_games::{available_threads, parse_threads};
@@ -59,6 +59,12 @@ pub struct DatagenArgs {
     /// A game still going after this many plies is scored a draw.
     #[arg(long, default_value_t = 600)]
     max_plies: u32,
+    /// Plays every game under the site's move limit of this many moves each
+    /// (Abalone: the side that has pushed off more marbles wins there), so
+    /// that games which would run to --max-plies teach a result instead of a
+    /// draw. Off by default: the game's own rules.
+    #[arg(long, value_name = "MOVES")]
+    move_limit: Option<u32>,
     /// Share of the games (0 to 1) that start from a random layout of gaps
     /// (Ataxx only: 1 to 4 groups of blocked cells, mirrored as in
     /// tournament openings), so that networks learn positions with gaps.
@@ -89,6 +95,10 @@ pub fn run(args: DatagenArgs) -> Result<()> {
             spec.full_name()
         );
     }
+    let move_limit = move_limit_plies(&spec, args.move_limit, Some(args.max_plies))?;
+    if move_limit.is_some() && args.gaps > 0.0 {
+        bail!("--move-limit and --gaps do not go together");
+    }
     let config = DatagenConfig {
         spec,
         engine,
@@ -98,6 +108,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         seed: args.seed,
         random_plies: args.random_plies.unwrap_or(spec.info.opening_plies + 4),
         max_plies: args.max_plies,
+        move_limit,
         gaps: args.gaps,
     };
     let game = spec.full_name();
@@ -143,8 +154,11 @@ pub fn run(args: DatagenArgs) -> Result<()> {
     } else {
         String::new()
     };
+    let limit = config.move_limit.map_or(String::new(), |plies| {
+        format!(", a move limit of {} moves each", plies / 2)
+    });
     eprintln!(
-        "{game}: {} games at {} nodes a move with {}, {} at a time, {} random plies{gaps}",
+        "{game}: {} games at {} nodes a move with {}, {} at a time, {} random plies{gaps}{limit}",
         config.games - already,
         config.nodes,
         config.engine.name(),

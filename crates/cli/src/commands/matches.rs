@@ -1,5 +1,5 @@
 use crate::progress::Progress;
-use crate::setup::GameArgs;
+use crate::setup::{GameArgs, move_limit_plies};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_arena::external::ExternalOptions;
@@ -93,6 +93,11 @@ pub struct MatchArgs {
     /// Adjudicate a draw when a game reaches this many plies (0: never).
     #[arg(long, default_value_t = 1000)]
     max_plies: u32,
+    /// Play under the site's move limit of this many moves each (Abalone:
+    /// the side that has pushed off more marbles wins there; rooms use 100).
+    /// Openings must then be moves from the start. Off by default.
+    #[arg(long, value_name = "MOVES")]
+    move_limit: Option<u32>,
     /// Stop as soon as a sequential probability ratio test decides:
     /// `elo0,elo1,alpha,beta` (logistic Elo, pentanomial GSPRT as fastchess),
     /// e.g. `0,10,0.05,0.05`.
@@ -171,6 +176,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let move_limit = move_limit_plies(
+        &spec,
+        args.move_limit,
+        (args.max_plies > 0).then_some(args.max_plies),
+    )?;
     let config = MatchConfig {
         game: spec,
         engines: engines.clone(),
@@ -178,6 +188,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         time,
         openings,
         max_plies: (args.max_plies > 0).then_some(args.max_plies),
+        move_limit,
         seed: args.seed,
         concurrency,
         sprt,
