@@ -43,7 +43,8 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// Match two engines over colour-swapped pairs of games.
     Match(commands::matches::MatchArgs),
-    /// Tune a game's evaluation weights (the seed's evolutionary algorithm).
+    /// Tune a game's evaluation weights (the seed's evolutionary algorithm, or
+    /// SPSA), or its search parameters at a time control (SPSA).
     Tune(commands::tune::TuneArgs),
     /// Write training positions from self-play (for learned evaluations).
     Datagen(commands::datagen::DatagenArgs),

@@ -210,6 +210,107 @@ fn bad_move_limits_say_what_is_wrong_in_match_and_datagen() {
 }
 
 #[test]
+fn a_search_tuning_run_writes_an_engine_that_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run_text = run.to_str().unwrap();
+    let out = plateau(&[
+        "tune",
+        "ataxx",
+        "--search",
+        "margins,lmr-base",
+        "--nodes",
+        "200",
+        "--generations",
+        "2",
+        "--spsa-steps",
+        "2",
+        "--verify-games",
+        "2",
+        "--opening-pool",
+        "4",
+        "--max-plies",
+        "60",
+        "--seed",
+        "3",
+        "--concurrency",
+        "2",
+        "--out",
+        run_text,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("start: margins 500, lmr-base 75"), "{text}");
+    assert!(
+        text.contains("final check against the start values: 2 games"),
+        "{text}"
+    );
+    let engine = std::fs::read_to_string(run.join("engine.txt")).unwrap();
+    let engine = engine.trim();
+    assert!(
+        engine.starts_with("master,lmr-base=") && engine.contains(",margins="),
+        "{engine}"
+    );
+    let curve = std::fs::read_to_string(run.join("curve.tsv")).unwrap();
+    assert_eq!(
+        curve.lines().count(),
+        4,
+        "header, start, 2 generations: {curve}"
+    );
+    let out = plateau(&[
+        "match",
+        "ataxx",
+        "--engine",
+        engine,
+        "--engine",
+        "master",
+        "--nodes",
+        "200",
+        "--games",
+        "2",
+        "--max-plies",
+        "60",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The run directory is not overwritten, and bad requests say what is wrong.
+    for (args, expected) in [
+        (
+            vec!["--search", "all", "--nodes", "200", "--out", run_text],
+            "already holds",
+        ),
+        (
+            vec!["--search", "depth", "--nodes", "200"],
+            "not a search parameter",
+        ),
+        (vec!["--search", "all"], "--movetime MS or --nodes N"),
+        (
+            vec!["--search", "all", "--movetime", "50", "--nodes", "9"],
+            "not both",
+        ),
+        (
+            vec!["--search", "all", "--nodes", "9", "--method", "evolution"],
+            "SPSA",
+        ),
+        (vec!["--movetime", "50"], "are for --search"),
+    ] {
+        let mut full = vec!["tune", "ataxx"];
+        full.extend(&args);
+        let other = dir.path().join("other");
+        let other = other.to_str().unwrap();
+        if !args.contains(&"--out") {
+            full.extend(["--out", other]);
+        }
+        let out = plateau(&full);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn a_tiny_tuning_run_stores_generations_that_play() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");

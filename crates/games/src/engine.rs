@@ -690,6 +690,12 @@ pub trait AnyEngine: Send {
         1
     }
 
+    /// The options it searches with after its game's and level's choices
+    /// (`None` for the random player): where tuning search parameters starts.
+    fn search_options(&self) -> Option<Options> {
+        None
+    }
+
     /// How full its transposition table is, per mille (UCI's `hashfull`).
     fn table_fill(&self) -> u32 {
         0
@@ -787,6 +793,10 @@ impl<G: Game, S: Game<Move = G::Move>, E: Evaluator<S> + 'static> AnyEngine
 
     fn threads(&self) -> usize {
         self.engine.options().threads
+    }
+
+    fn search_options(&self) -> Option<Options> {
+        Some(*self.engine.options())
     }
 
     fn table_fill(&self) -> u32 {

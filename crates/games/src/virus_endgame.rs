@@ -175,6 +175,10 @@ impl AnyEngine for VirusEndgame {
         self.inner.threads()
     }
 
+    fn search_options(&self) -> Option<plateau_search::Options> {
+        self.inner.search_options()
+    }
+
     fn table_fill(&self) -> u32 {
         self.inner.table_fill()
     }

@@ -20,6 +20,7 @@
 
 mod evolve;
 pub mod plot;
+pub mod search_params;
 mod spsa;
 mod store;
 
@@ -763,24 +764,51 @@ fn play_weights(
     seed: u64,
 ) -> Result<f64, TuneError> {
     let choice = config.choice();
-    let build = |weights: &[f32], seed: u64| {
-        EngineSpec::Weighted {
-            label: String::new(),
-            weights: weights.to_vec(),
-            choice,
-        }
-        .build(&config.game, seed, &ExternalOptions::default())
-        .map_err(|e: PlayerError| TuneError::Game(e.to_string()))
+    let weighted = |weights: &[f32]| EngineSpec::Weighted {
+        label: String::new(),
+        weights: weights.to_vec(),
+        choice,
     };
-    let mut players = [build(a, seed)?, build(b, seed.wrapping_add(1))?];
+    play_one(
+        &config.game,
+        [&weighted(a), &weighted(b)],
+        a_white,
+        start,
+        seed,
+        Limits::depth(config.depth),
+        config.max_plies,
+    )
+}
+
+/// One tuning game between `engines[0]` (White when `a_white`) and
+/// `engines[1]` from `start`: `engines[0]`'s score. An engine that fails or
+/// refuses the position stops the run rather than losing a game.
+fn play_one(
+    game: &GameSpec,
+    engines: [&EngineSpec; 2],
+    a_white: bool,
+    start: &dyn AnyGame,
+    seed: u64,
+    limits: Limits,
+    max_plies: Option<u32>,
+) -> Result<f64, TuneError> {
+    let build = |engine: &EngineSpec, seed: u64| {
+        engine
+            .build(game, seed, &ExternalOptions::default())
+            .map_err(|e: PlayerError| TuneError::Game(e.to_string()))
+    };
+    let mut players = [
+        build(engines[0], seed)?,
+        build(engines[1], seed.wrapping_add(1))?,
+    ];
     let white = if a_white { 0 } else { 1 };
     let (outcome, _, note, _) = play_game(
         start,
         &mut players,
         ["a", "b"],
         white,
-        &TimeControl::PerMove(Limits::depth(config.depth)),
-        config.max_plies,
+        &TimeControl::PerMove(limits),
+        max_plies,
     );
     if let Some(note) = note.filter(|_| {
         matches!(
@@ -947,12 +975,22 @@ fn settings_text(config: &TuneConfig) -> String {
 }
 
 fn verification_text(config: &TuneConfig, status: &MatchStatus) -> String {
+    verification_text_with(
+        &config.verify_sprt,
+        status,
+        &format!(
+            "champion vs start weights ({}), {} games at depth {}, openings of {} random plies",
+            config.start_label, status.done, config.depth, config.verify_plies
+        ),
+    )
+}
+
+/// A final check's result under its `title` line: the tally, Elo both ways,
+/// the pairs and the SPRT's verdict.
+fn verification_text_with(verify_sprt: &Option<Sprt>, status: &MatchStatus, title: &str) -> String {
     let (elo, margin) = status.penta.elo();
     let (tri_elo, tri_margin) = status.tally.elo();
-    let mut text = format!(
-        "champion vs start weights ({}), {} games at depth {}, openings of {} random plies\n",
-        config.start_label, status.done, config.depth, config.verify_plies
-    );
+    let mut text = format!("{title}\n");
     let _ = writeln!(text, "result: {}", tally_text(&status.tally));
     let _ = writeln!(
         text,
@@ -970,7 +1008,7 @@ fn verification_text(config: &TuneConfig, status: &MatchStatus) -> String {
         "pairs [LL LD WL+DD WD WW]: {:?}",
         status.penta.counts()
     );
-    if let (Some(sprt), Some((llr, verdict))) = (config.verify_sprt, status.sprt) {
+    if let (Some(sprt), Some((llr, verdict))) = (*verify_sprt, status.sprt) {
         let (lower, upper) = sprt.bounds();
         let _ = writeln!(
             text,

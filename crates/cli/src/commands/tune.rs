@@ -3,14 +3,18 @@ use crate::setup::GameArgs;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use plateau_arena::stats::elo_text;
+use plateau_arena::tune::search_params::{
+    self, SearchParam, SearchTuneConfig, SearchTuneEvent, run_search_tune,
+};
 use plateau_arena::tune::{
     Fitness, Method, PLOT_FILE, SpsaSettings, TuneConfig, TuneEvent, generation_file_name,
     run_tune, used_features,
 };
 use plateau_arena::weights::{format_value, read_weights};
 use plateau_arena::{Sprt, WEIGHTED_PROFILE};
-use plateau_games::{GameSpec, Profile};
+use plateau_games::{EngineChoice, GameSpec, Limits, Profile};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The long help, after the options (the subcommand list shows the
 /// one-line summary from `main.rs`).
@@ -30,10 +34,21 @@ generation's champion, a weight file; gen-000 is the start), champion.txt,
 population-NNN.tsv, curve.tsv, curve.svg (the curve with 95% error bars),
 verify.txt. Any generation plays as an engine: `--engine gen=DIR:N`.
 
+With --search PARAMS the run tunes the search instead: SPSA moves the
+late-move reduction table (lmr-base, lmr-div), the pruning margins
+(margins) and late move pruning's counts (lmp-moves) of --profile's engine
+(default master), from the values that engine plays the game with, every
+game at --movetime or --nodes; each generation is --spsa-steps pairs. It
+writes run.txt, curve.tsv (the values after each generation), engine.txt
+(the tuned engine, e.g. `master,lmr-base=81,margins=470`, which match and
+play accept) and verify.txt (--verify-games against the start values).
+
 Examples:
   plateau tune draughts --out runs/draughts-seed
   plateau tune draughts --fitness panel --games 24 --out runs/draughts-panel
-  plateau tune ataxx --start default --features all --depth 3 --out runs/ataxx";
+  plateau tune ataxx --start default --features all --depth 3 --out runs/ataxx
+  plateau tune ataxx --search all --movetime 50 --generations 20 --spsa-steps 50 \\
+      --verify-games 200 --verify-sprt 0,10,0.05,0.05 --out runs/ataxx-search";
 
 /// Tune a game's evaluation weights with the draughts seed's evolutionary
 #[derive(Args)]
@@ -73,8 +88,9 @@ pub struct TuneArgs {
     anchor: Option<String>,
     /// How weights are searched for: `evolution` (the seed's algorithm) or
     /// `spsa` (small random perturbations judged by game pairs, as fishtest).
-    #[arg(long, value_enum, default_value_t = MethodArg::Evolution)]
-    method: MethodArg,
+    /// (Default: evolution; --search always uses spsa.)
+    #[arg(long, value_enum)]
+    method: Option<MethodArg>,
     /// With --method spsa: game pairs per generation.
     #[arg(long, default_value_t = 100)]
     spsa_steps: u32,
@@ -131,9 +147,23 @@ pub struct TuneArgs {
     /// Stop the final check once an SPRT decides: `elo0,elo1,alpha,beta`.
     #[arg(long)]
     verify_sprt: Option<String>,
-    /// The engine behind the weights: a level or `seed`.
-    #[arg(long, default_value = "expert")]
-    profile: String,
+    /// The engine behind the weights: a level or `seed` (default expert).
+    /// With --search, the engine whose parameters move, with any tweaks:
+    /// `master` (the default), `master,hash=16`.
+    #[arg(long)]
+    profile: Option<String>,
+    /// Tune the search's parameters instead of evaluation weights: `all`, or
+    /// some of lmr-base, lmr-div, margins, lmp-moves (the engine options of
+    /// those names). SPSA, at --movetime or --nodes a move; the weight
+    /// options (--start, --features, --population, --depth...) do not apply.
+    #[arg(long, value_name = "PARAMS")]
+    search: Option<String>,
+    /// With --search: milliseconds a move in every game.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// With --search: nodes a move in every game (instead of --movetime).
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Transposition table per engine, in MB.
     #[arg(long, default_value_t = 1)]
     hash: usize,
@@ -195,6 +225,12 @@ pub fn run(args: TuneArgs) -> Result<()> {
     if out.as_os_str().is_empty() {
         anyhow::bail!("--out needs a directory: the run's generations are written there");
     }
+    if let Some(params) = args.search.as_deref() {
+        return run_search(&args, spec, params, out);
+    }
+    if args.movetime.is_some() || args.nodes.is_some() {
+        bail!("--movetime and --nodes are for --search: weights are tuned at a fixed --depth");
+    }
     let mut config = TuneConfig::seed_defaults(spec, out.clone());
     let (start, label) = start_weights(&spec, &args.start)?;
     config.anchor = match args.anchor.as_deref() {
@@ -225,7 +261,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         FitnessArg::Panel => Fitness::Panel,
     };
     config.panel_champions = args.panel_champions;
-    config.method = match args.method {
+    config.method = match args.method.unwrap_or(MethodArg::Evolution) {
         MethodArg::Evolution => Method::Evolution,
         MethodArg::Spsa => Method::Spsa,
     };
@@ -251,7 +287,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
         .map(Sprt::parse)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    config.profile = Profile::parse(&args.profile).map_err(anyhow::Error::msg)?;
+    config.profile =
+        Profile::parse(args.profile.as_deref().unwrap_or("expert")).map_err(anyhow::Error::msg)?;
     if config.profile == Profile::Random {
         bail!("--profile random plays no evaluation: choose a level or seed");
     }
@@ -372,4 +409,133 @@ fn tally_short(t: &plateau_arena::Tally) -> String {
         t.losses,
         100.0 * t.score()
     )
+}
+
+/// `plateau tune GAME --search PARAMS`: SPSA over search parameters at a
+/// time or node budget.
+fn run_search(args: &TuneArgs, spec: GameSpec, params: &str, out: PathBuf) -> Result<()> {
+    if args.method == Some(MethodArg::Evolution) {
+        bail!("--search tunes by SPSA: leave out --method evolution");
+    }
+    let params = SearchParam::parse_list(params).map_err(anyhow::Error::msg)?;
+    let limits = match (args.movetime, args.nodes) {
+        (Some(_), Some(_)) => bail!("--movetime or --nodes, not both"),
+        (Some(0), _) | (_, Some(0)) => bail!("--movetime and --nodes must be positive"),
+        (Some(ms), None) => Limits::movetime(Duration::from_millis(ms)),
+        (None, Some(nodes)) => Limits::nodes(nodes),
+        (None, None) => bail!(
+            "--search needs --movetime MS or --nodes N: search parameters trade depth for \
+             selectivity, which a fixed depth cannot judge"
+        ),
+    };
+    let engine = EngineChoice::parse(args.profile.as_deref().unwrap_or("master"))
+        .map_err(|e| anyhow::anyhow!("--profile: {e}"))?;
+    if engine.profile == Profile::Random {
+        bail!("--profile random has no search to tune: choose a level");
+    }
+    let config = SearchTuneConfig {
+        game: spec,
+        engine,
+        params,
+        limits,
+        generations: args.generations,
+        spsa: SpsaSettings {
+            steps_per_generation: args.spsa_steps,
+            c_end: args.spsa_c,
+            r_end: args.spsa_r,
+            batch: args.spsa_batch.clamp(1, 4096),
+        },
+        opening_plies: args.opening_plies,
+        opening_pool: args.opening_pool,
+        verify_games: args.verify_games,
+        verify_plies: args.verify_plies,
+        verify_sprt: args
+            .verify_sprt
+            .as_deref()
+            .map(Sprt::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+        max_plies: (args.max_plies > 0).then_some(args.max_plies),
+        seed: args.seed,
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        out: out.clone(),
+    };
+    let start = config.start_values()?;
+    let keys: Vec<&str> = config.params.iter().map(|p| p.key()).collect();
+    let values = |values: &[u16]| -> String {
+        keys.iter()
+            .zip(values)
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    eprintln!(
+        "tuning the search of {} ({}) from {}: {} generations of {} pairs (spsa, c_end {}, r_end {}) at {}, into {}",
+        spec.full_name(),
+        search_params::engine_text(&config.engine),
+        values(&start),
+        config.generations,
+        config.spsa.steps_per_generation,
+        config.spsa.c_end,
+        config.spsa.r_end,
+        match (args.movetime, args.nodes) {
+            (Some(ms), _) => format!("{ms} ms a move"),
+            (_, nodes) => format!("{} nodes a move", nodes.unwrap_or(0)),
+        },
+        out.display()
+    );
+    let mut progress = Progress::new("openings", 0);
+    let result = run_search_tune(&config, |event| match event {
+        SearchTuneEvent::Stage { name, games } => progress.restart(name, games),
+        SearchTuneEvent::Game { done } => progress.update(done, ""),
+        SearchTuneEvent::Generation(generation) => progress.println(&format!(
+            "generation {:>3}: plus side {}/{} ({}) | {}",
+            generation.number,
+            generation.plus_points,
+            generation.games,
+            clock(generation.elapsed.as_secs_f64()),
+            values(&generation.values)
+        )),
+        SearchTuneEvent::Verification(status) => {
+            let (elo, margin) = status.penta.elo();
+            progress.update(
+                status.done,
+                format!(
+                    "{:.1}%  Elo {}",
+                    100.0 * status.tally.score(),
+                    elo_text(elo, margin)
+                ),
+            );
+        }
+    })?;
+    progress.finish();
+    println!("start: {}", values(&result.start));
+    println!("tuned: {}", values(&result.tuned));
+    println!(
+        "engine: {}   ({})",
+        search_params::engine_text(&result.engine),
+        out.join(search_params::ENGINE_FILE).display()
+    );
+    if let Some(status) = &result.verification {
+        let (elo, margin) = status.penta.elo();
+        println!(
+            "final check against the start values: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), LOS {:.1}%",
+            status.done,
+            status.tally.wins,
+            status.tally.draws,
+            status.tally.losses,
+            100.0 * status.tally.score(),
+            elo_text(elo, margin),
+            100.0 * status.penta.los()
+        );
+        if let (Some(sprt), Some((llr, verdict))) = (config.verify_sprt, status.sprt) {
+            let (lower, upper) = sprt.bounds();
+            println!("  SPRT {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}");
+        }
+    }
+    println!("wall time {}", clock(result.elapsed.as_secs_f64()));
+    Ok(())
 }
