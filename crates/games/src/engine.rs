@@ -403,6 +403,7 @@ pub enum Switch {
     CaptureHistory,
     CorrectionHistory,
     ReductionTable,
+    InternalReduction,
 }
 
 /// What [`Switch::row`] says of a switch.
@@ -423,7 +424,7 @@ pub struct SwitchRow {
 impl Switch {
     /// Every switch, in the order engine texts print them (and the index of
     /// [`Tweaks::switches`]).
-    pub const ALL: [Switch; 20] = [
+    pub const ALL: [Switch; 21] = [
         Switch::Pvs,
         Switch::Killers,
         Switch::History,
@@ -444,6 +445,7 @@ impl Switch {
         Switch::CaptureHistory,
         Switch::CorrectionHistory,
         Switch::ReductionTable,
+        Switch::InternalReduction,
     ];
 
     /// The switch's name, description, group and field: the one table.
@@ -508,6 +510,12 @@ impl Switch {
                 "logarithmic reduction table (off: one or two plies)",
                 true,
                 |o| &mut o.reduction_table,
+            ),
+            Switch::InternalReduction => row(
+                "iir",
+                "internal iterative reduction (PV and cut nodes without a table move)",
+                true,
+                |o| &mut o.internal_reduction,
             ),
         }
     }
@@ -1123,6 +1131,7 @@ mod tests {
             ("caphist", "capture_history"),
             ("corrhist", "correction_history"),
             ("lmr-table", "reduction_table"),
+            ("iir", "internal_reduction"),
         ];
         assert_eq!(expected.len(), Switch::ALL.len());
         for (name, field) in expected {

@@ -56,6 +56,10 @@ pub struct Options {
     pub continuation_history: bool,
     /// History of noisy moves, ordering captures among themselves.
     pub capture_history: bool,
+    /// Internal iterative reduction: a PV or cut node without a table move
+    /// is searched a ply shallower. Off in [`Options::full`]: each game
+    /// switches it on where a match measured it a gain.
+    pub internal_reduction: bool,
     /// Correction history: the static evaluation corrected by how far it erred
     /// from search results in positions of the same structure.
     pub correction_history: bool,
@@ -105,6 +109,7 @@ impl Options {
             improving: true,
             continuation_history: true,
             capture_history: true,
+            internal_reduction: false,
             correction_history: true,
             reduction_table: true,
             lmr_base: 75,
@@ -137,6 +142,7 @@ impl Options {
             improving: false,
             continuation_history: false,
             capture_history: false,
+            internal_reduction: false,
             correction_history: false,
             reduction_table: false,
             ..self

@@ -37,6 +37,8 @@ const LATE_MOVE_DEPTH: i32 = 8;
 const PROBCUT_MARGIN: i32 = 90;
 const PROBCUT_DEPTH: i32 = 3;
 const SINGULAR_DEPTH: i32 = 8;
+/// Internal iterative reduction starts at this depth.
+const IIR_DEPTH: i32 = 4;
 const SINGULAR_MARGIN: i32 = 2;
 const NULL_MOVE_DEPTH: i32 = 3;
 /// The null move's reduction grows by a ply per this much static score above beta.
@@ -705,6 +707,20 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                 singular_extension = -1;
             }
         }
+
+        // Internal iterative reduction: where the table has no move for an
+        // expected PV or cut node, its ordering is a guess, and a ply less
+        // both costs less and stores a move for the next iteration.
+        let depth = if options.internal_reduction
+            && excluded.is_none()
+            && depth >= IIR_DEPTH
+            && (pv_node || cut_node)
+            && entry.and_then(|e| e.best).is_none()
+        {
+            depth - 1
+        } else {
+            depth
+        };
 
         let mut list = std::mem::take(&mut self.mem.lists[ply]);
         let mut order = std::mem::take(&mut self.mem.order[ply]);
