@@ -398,6 +398,12 @@ impl Game for Ataxx {
         self.board.gain(mv)
     }
 
+    /// A jump that captures nothing leaves a hole and gains no stone.
+    #[inline]
+    fn is_hopeless(&self, mv: Move) -> bool {
+        matches!(mv, Move::Jump(..)) && self.board.gain(mv) == 0
+    }
+
     const HAS_NULL_MOVE: bool = true;
 
     /// The pass of the rules, made where they would not allow it, and counted

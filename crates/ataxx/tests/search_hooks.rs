@@ -56,3 +56,24 @@ fn move_codes_tell_kinds_and_squares_apart() {
         assert!(codes[i + 1..].iter().all(|b| b != a), "{codes:?}");
     }
 }
+
+#[test]
+fn only_jumps_that_capture_nothing_are_hopeless() {
+    // x on a7; an o on c5 is next to c6 (a jump from a7) but not to a5.
+    let game = Ataxx::from_text("x6/7/2o4/7/7/7/6o x 0 1").unwrap();
+    assert!(game.is_hopeless(game.parse_move("a7a5").unwrap()));
+    assert!(
+        !game.is_hopeless(game.parse_move("a7c6").unwrap()),
+        "captures c5"
+    );
+    assert!(
+        !game.is_hopeless(game.parse_move("b6").unwrap()),
+        "a clone adds a stone"
+    );
+    assert!(!game.is_hopeless(Move::Pass));
+    // The virus game has no jumps: nothing is hopeless there.
+    let virus = Virus::standard();
+    let mut moves = plateau_core::MoveList::new();
+    virus.legal_moves(&mut moves);
+    assert!(moves.iter().all(|&mv| !virus.is_hopeless(mv)));
+}

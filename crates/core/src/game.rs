@@ -87,6 +87,14 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         0
     }
 
+    /// Whether `mv` is of a kind that is almost never best, so that the
+    /// search may skip it once two moves of the node are searched (Ataxx: a
+    /// jump that captures nothing, Zataxx's late move pruning). Only asked
+    /// where the game's search switches `hopeless` pruning on.
+    fn is_hopeless(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether the search may pass the turn with [`Game::play_null`] to test
     /// whether a position is so good that even a free move for the opponent
     /// does not save it (null-move pruning). Games where having to move is

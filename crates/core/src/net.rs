@@ -727,6 +727,10 @@ impl<G: NetInputs> Game for NetGame<G> {
     const HAS_ORDER_HINT: bool = G::HAS_ORDER_HINT;
 
     #[inline]
+    fn is_hopeless(&self, mv: Self::Move) -> bool {
+        self.game.is_hopeless(mv)
+    }
+
     fn order_hint(&self, mv: Self::Move) -> i32 {
         self.game.order_hint(mv)
     }

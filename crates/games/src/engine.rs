@@ -404,6 +404,7 @@ pub enum Switch {
     CorrectionHistory,
     ReductionTable,
     InternalReduction,
+    HopelessPruning,
 }
 
 /// What [`Switch::row`] says of a switch.
@@ -424,7 +425,7 @@ pub struct SwitchRow {
 impl Switch {
     /// Every switch, in the order engine texts print them (and the index of
     /// [`Tweaks::switches`]).
-    pub const ALL: [Switch; 21] = [
+    pub const ALL: [Switch; 22] = [
         Switch::Pvs,
         Switch::Killers,
         Switch::History,
@@ -446,6 +447,7 @@ impl Switch {
         Switch::CorrectionHistory,
         Switch::ReductionTable,
         Switch::InternalReduction,
+        Switch::HopelessPruning,
     ];
 
     /// The switch's name, description, group and field: the one table.
@@ -516,6 +518,12 @@ impl Switch {
                 "internal iterative reduction (PV and cut nodes without a table move)",
                 true,
                 |o| &mut o.internal_reduction,
+            ),
+            Switch::HopelessPruning => row(
+                "hopeless",
+                "moves the game calls hopeless (Ataxx: jumps capturing nothing) skipped after two",
+                true,
+                |o| &mut o.hopeless_pruning,
             ),
         }
     }
@@ -1132,6 +1140,7 @@ mod tests {
             ("corrhist", "correction_history"),
             ("lmr-table", "reduction_table"),
             ("iir", "internal_reduction"),
+            ("hopeless", "hopeless_pruning"),
         ];
         assert_eq!(expected.len(), Switch::ALL.len());
         for (name, field) in expected {

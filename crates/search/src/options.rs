@@ -56,6 +56,10 @@ pub struct Options {
     pub continuation_history: bool,
     /// History of noisy moves, ordering captures among themselves.
     pub capture_history: bool,
+    /// Moves the game calls hopeless ([`plateau_core::Game::is_hopeless`])
+    /// are skipped once two moves of a node are searched, below the root.
+    /// Off in [`Options::full`]; each game switches it on where measured.
+    pub hopeless_pruning: bool,
     /// Internal iterative reduction: a PV or cut node without a table move
     /// is searched a ply shallower. Off in [`Options::full`]: each game
     /// switches it on where a match measured it a gain.
@@ -110,6 +114,7 @@ impl Options {
             continuation_history: true,
             capture_history: true,
             internal_reduction: false,
+            hopeless_pruning: false,
             correction_history: true,
             reduction_table: true,
             lmr_base: 75,
@@ -143,6 +148,7 @@ impl Options {
             continuation_history: false,
             capture_history: false,
             internal_reduction: false,
+            hopeless_pruning: false,
             correction_history: false,
             reduction_table: false,
             ..self

@@ -934,6 +934,9 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
 
             // Shallow pruning of quiet moves, once a move has been searched.
             if ply > 0 && !forced && !noisy && !is_table && best > -PROVEN_THRESHOLD {
+                if options.hopeless_pruning && searched >= 2 && game.is_hopeless(mv) {
+                    continue;
+                }
                 if skip_quiets && !is_killer && !is_counter {
                     continue;
                 }
