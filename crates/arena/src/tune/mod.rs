@@ -25,7 +25,7 @@ mod spsa;
 mod store;
 
 pub use evolve::{Operators, gaussian, next_population};
-pub use spsa::{SpsaSettings, SpsaState};
+pub use spsa::{Probe, SpsaSettings, SpsaState};
 pub use store::{
     CHAMPION_FILE, CURVE_FILE, PLOT_FILE, SETTINGS_FILE, VERIFY_FILE, generation_file_name,
 };
@@ -407,19 +407,12 @@ pub fn run_tune(
         name: "openings".into(),
         games: 0,
     });
-    let pool = random_openings(
+    let starts = opening_starts(
         &config.game,
         config.opening_plies,
         config.opening_pool,
         config.seed,
-    )
-    .map_err(TuneError::Game)?;
-    let pool: Vec<Opening> = dedup(pool);
-    let starts: Vec<Box<dyn AnyGame>> = pool
-        .iter()
-        .map(|o| o.build(&config.game))
-        .collect::<Result<_, _>>()
-        .map_err(TuneError::Game)?;
+    )?;
     let operators = config.operators();
     let mut evolution = Rng::new(splitmix64(config.seed ^ 0x6576_6f6c_7665).1);
     let mut state = match config.method {
@@ -483,7 +476,7 @@ pub fn run_tune(
             )?,
         };
         let measure_openings: Vec<usize> = (0..config.measure_games / 2)
-            .map(|_| schedule.below(pool.len() as u64) as usize)
+            .map(|_| schedule.below(starts.len() as u64) as usize)
             .collect();
         let measure = measure_champion(
             config,
@@ -640,34 +633,75 @@ fn spsa_block(
     finished: &mut usize,
     on_event: &mut (impl FnMut(TuneEvent<'_>) + Send),
 ) -> Result<Vec<Member>, TuneError> {
-    let steps = config.spsa.steps_per_generation as usize;
-    let batch = config.spsa.batch.max(1);
+    let (points, games) = spsa_steps(
+        spsa,
+        &config.spsa,
+        config.concurrency,
+        starts.len(),
+        schedule,
+        |probe, a_white, opening, index| {
+            play_weights(
+                config,
+                &probe.plus,
+                &probe.minus,
+                a_white,
+                starts[opening].as_ref(),
+                game_seed(config.seed, number, index),
+            )
+        },
+        |_| {},
+        || {
+            *finished += 1;
+            on_event(TuneEvent::Game { done: *finished });
+        },
+    )?;
+    Ok(vec![Member {
+        weights: spsa.weights.clone(),
+        points,
+        games,
+    }])
+}
+
+/// `settings.steps_per_generation` SPSA steps, `settings.batch` played at
+/// once on the same weights: `play(probe, plus_white, opening, index)` plays
+/// one game of a step's pair (the plus side's score; `index` counts the
+/// block's games), `after_update` may constrain the weights after each
+/// step, `on_game` hears of each finished game. The plus sides' points and
+/// games.
+#[allow(clippy::too_many_arguments)]
+fn spsa_steps(
+    spsa: &mut SpsaState,
+    settings: &SpsaSettings,
+    concurrency: usize,
+    openings: usize,
+    schedule: &mut Rng,
+    play: impl Fn(&Probe, bool, usize, usize) -> Result<f64, TuneError> + Sync,
+    mut after_update: impl FnMut(&mut SpsaState),
+    mut on_game: impl FnMut() + Send,
+) -> Result<(f64, u32), TuneError> {
+    let steps = settings.steps_per_generation as usize;
+    let batch = settings.batch.max(1);
     let (mut points, mut games) = (0.0, 0);
     let mut done = 0;
     while done < steps {
         let size = batch.min(steps - done);
-        let probes: Vec<_> = (0..size).map(|_| spsa.probe(schedule)).collect();
-        let openings: Vec<usize> = (0..size)
-            .map(|_| schedule.below(starts.len() as u64) as usize)
+        let probes: Vec<Probe> = (0..size).map(|_| spsa.probe(schedule)).collect();
+        let chosen: Vec<usize> = (0..size)
+            .map(|_| schedule.below(openings as u64) as usize)
             .collect();
         let results = run_jobs(
             size * 2,
-            config.concurrency,
+            concurrency,
             |index| {
-                let probe = &probes[index / 2];
-                let seed = game_seed(config.seed, number, done * 2 + index);
-                play_weights(
-                    config,
-                    &probe.plus,
-                    &probe.minus,
+                play(
+                    &probes[index / 2],
                     index % 2 == 0,
-                    starts[openings[index / 2]].as_ref(),
-                    seed,
+                    chosen[index / 2],
+                    done * 2 + index,
                 )
             },
             |_, _| {
-                *finished += 1;
-                on_event(TuneEvent::Game { done: *finished });
+                on_game();
                 true
             },
         );
@@ -679,16 +713,28 @@ fn spsa_block(
             let plus: f64 = pair.iter().sum();
             // Wins minus losses of the plus side over the pair.
             spsa.update(probe, 2.0 * plus - 2.0);
+            after_update(spsa);
             points += plus;
             games += 2;
         }
         done += size;
     }
-    Ok(vec![Member {
-        weights: spsa.weights.clone(),
-        points,
-        games,
-    }])
+    Ok((points, games))
+}
+
+/// The tuning games' start positions: `pool` random openings of `plies`
+/// plies, each once.
+fn opening_starts(
+    game: &GameSpec,
+    plies: u32,
+    pool: usize,
+    seed: u64,
+) -> Result<Vec<Box<dyn AnyGame>>, TuneError> {
+    dedup(random_openings(game, plies, pool, seed).map_err(TuneError::Game)?)
+        .iter()
+        .map(|o| o.build(game))
+        .collect::<Result<_, _>>()
+        .map_err(TuneError::Game)
 }
 
 /// Drops repeated openings (a game with few short openings has fewer than asked).

@@ -11,16 +11,18 @@
 //! tuner's). The result is an engine text (`master,lmr-base=81,...`) that
 //! `play`, `match` and the protocols accept as it is.
 
-use super::{SpsaSettings, SpsaState, TuneError, dedup, game_seed, play_one, store::Store};
+use super::{
+    SpsaSettings, SpsaState, TuneError, game_seed, opening_starts, play_one, spsa_steps,
+    store::Store,
+};
 use crate::external::ExternalOptions;
 use crate::game::TimeControl;
-use crate::openings::{Opening, OpeningSource, random_openings};
+use crate::openings::OpeningSource;
 use crate::player::EngineSpec;
-use crate::pool::run_jobs;
 use crate::runner::{MatchConfig, MatchStatus, run_match};
 use crate::sprt::Sprt;
 use plateau_core::time::Instant;
-use plateau_core::{AnyGame, Rng, splitmix64};
+use plateau_core::{Rng, splitmix64};
 use plateau_games::{EngineChoice, GameSpec, Limits, Tweaks};
 use plateau_search::Options;
 use std::fmt::Write as _;
@@ -279,19 +281,12 @@ pub fn run_search_tune(
         name: "openings".into(),
         games: 0,
     });
-    let pool = random_openings(
+    let starts = opening_starts(
         &config.game,
         config.opening_plies,
         config.opening_pool,
         config.seed,
-    )
-    .map_err(TuneError::Game)?;
-    let pool: Vec<Opening> = dedup(pool);
-    let starts: Vec<Box<dyn AnyGame>> = pool
-        .iter()
-        .map(|o| o.build(&config.game))
-        .collect::<Result<_, _>>()
-        .map_err(TuneError::Game)?;
+    )?;
     let as_f32: Vec<f32> = start.iter().map(|&v| v as f32).collect();
     let mut spsa = SpsaState::new(
         &as_f32,
@@ -310,57 +305,32 @@ pub fn run_search_tune(
             name: format!("generation {number}/{}", config.generations),
             games: finished + steps * 2,
         });
-        let (mut plus_points, mut games) = (0.0, 0);
-        let mut done = 0;
-        while done < steps {
-            let size = config.spsa.batch.max(1).min(steps - done);
-            let probes: Vec<_> = (0..size).map(|_| spsa.probe(&mut schedule)).collect();
-            let sides: Vec<[EngineSpec; 2]> = probes
-                .iter()
-                .map(|probe| {
-                    [&probe.plus, &probe.minus].map(|values| {
-                        EngineSpec::Builtin(config.engine_with(&rounded(config, values)))
-                    })
-                })
-                .collect();
-            let openings: Vec<usize> = (0..size)
-                .map(|_| schedule.below(starts.len() as u64) as usize)
-                .collect();
-            let results = run_jobs(
-                size * 2,
-                config.concurrency,
-                |index| {
-                    let [plus, minus] = &sides[index / 2];
-                    play_one(
-                        &config.game,
-                        [plus, minus],
-                        index % 2 == 0,
-                        starts[openings[index / 2]].as_ref(),
-                        game_seed(config.seed, number, done * 2 + index),
-                        config.limits,
-                        config.max_plies,
-                    )
-                },
-                |_, _| {
-                    finished += 1;
-                    on_event(SearchTuneEvent::Game { done: finished });
-                    true
-                },
-            );
-            let mut scores = Vec::with_capacity(size * 2);
-            for result in results {
-                scores
-                    .push(result.ok_or_else(|| TuneError::Game("a game was not played".into()))??);
-            }
-            for (probe, pair) in probes.iter().zip(scores.chunks(2)) {
-                let plus: f64 = pair.iter().sum();
-                spsa.update(probe, 2.0 * plus - 2.0);
-                clamp_to_ranges(config, &mut spsa.weights);
-                plus_points += plus;
-                games += 2;
-            }
-            done += size;
-        }
+        let (plus_points, games) = spsa_steps(
+            &mut spsa,
+            &config.spsa,
+            config.concurrency,
+            starts.len(),
+            &mut schedule,
+            |probe, plus_white, opening, index| {
+                let [plus, minus] = [&probe.plus, &probe.minus].map(|values| {
+                    EngineSpec::Builtin(config.engine_with(&rounded(config, values)))
+                });
+                play_one(
+                    &config.game,
+                    [&plus, &minus],
+                    plus_white,
+                    starts[opening].as_ref(),
+                    game_seed(config.seed, number, index),
+                    config.limits,
+                    config.max_plies,
+                )
+            },
+            |spsa| clamp_to_ranges(config, &mut spsa.weights),
+            || {
+                finished += 1;
+                on_event(SearchTuneEvent::Game { done: finished });
+            },
+        )?;
         let generation = SearchGeneration {
             number,
             values: rounded(config, &spsa.weights),

@@ -11,7 +11,7 @@ use plateau_arena::tune::{
     run_tune, used_features,
 };
 use plateau_arena::weights::{format_value, read_weights};
-use plateau_arena::{Sprt, WEIGHTED_PROFILE};
+use plateau_arena::{MatchStatus, Sprt, WEIGHTED_PROFILE};
 use plateau_games::{EngineChoice, GameSpec, Limits, Profile};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -351,17 +351,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
                 weights.join(", ")
             ));
         }
-        TuneEvent::Verification(status) => {
-            let (elo, margin) = status.penta.elo();
-            progress.update(
-                status.done,
-                format!(
-                    "{:.1}%  Elo {}",
-                    100.0 * status.tally.score(),
-                    elo_text(elo, margin)
-                ),
-            );
-        }
+        TuneEvent::Verification(status) => progress.update(status.done, check_progress(status)),
     })?;
     progress.finish();
     println!(
@@ -377,21 +367,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         );
     }
     if let Some(status) = &result.verification {
-        let (elo, margin) = status.penta.elo();
-        println!(
-            "final check against the start weights: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), LOS {:.1}%",
-            status.done,
-            status.tally.wins,
-            status.tally.draws,
-            status.tally.losses,
-            100.0 * status.tally.score(),
-            elo_text(elo, margin),
-            100.0 * status.penta.los()
-        );
-        if let (Some(sprt), Some((llr, verdict))) = (config.verify_sprt, status.sprt) {
-            let (lower, upper) = sprt.bounds();
-            println!("  SPRT {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}");
-        }
+        print_final_check("weights", status, config.verify_sprt);
     }
     println!(
         "curve: {}   wall time {}",
@@ -500,15 +476,7 @@ fn run_search(args: &TuneArgs, spec: GameSpec, params: &str, out: PathBuf) -> Re
             values(&generation.values)
         )),
         SearchTuneEvent::Verification(status) => {
-            let (elo, margin) = status.penta.elo();
-            progress.update(
-                status.done,
-                format!(
-                    "{:.1}%  Elo {}",
-                    100.0 * status.tally.score(),
-                    elo_text(elo, margin)
-                ),
-            );
+            progress.update(status.done, check_progress(status))
         }
     })?;
     progress.finish();
@@ -520,22 +488,37 @@ fn run_search(args: &TuneArgs, spec: GameSpec, params: &str, out: PathBuf) -> Re
         out.join(search_params::ENGINE_FILE).display()
     );
     if let Some(status) = &result.verification {
-        let (elo, margin) = status.penta.elo();
-        println!(
-            "final check against the start values: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), LOS {:.1}%",
-            status.done,
-            status.tally.wins,
-            status.tally.draws,
-            status.tally.losses,
-            100.0 * status.tally.score(),
-            elo_text(elo, margin),
-            100.0 * status.penta.los()
-        );
-        if let (Some(sprt), Some((llr, verdict))) = (config.verify_sprt, status.sprt) {
-            let (lower, upper) = sprt.bounds();
-            println!("  SPRT {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}");
-        }
+        print_final_check("values", status, config.verify_sprt);
     }
     println!("wall time {}", clock(result.elapsed.as_secs_f64()));
     Ok(())
+}
+
+/// The final check's running score, beside its progress bar.
+fn check_progress(status: &MatchStatus) -> String {
+    let (elo, margin) = status.penta.elo();
+    format!(
+        "{:.1}%  Elo {}",
+        100.0 * status.tally.score(),
+        elo_text(elo, margin)
+    )
+}
+
+/// The final check against the start `what` (weights or values).
+fn print_final_check(what: &str, status: &MatchStatus, sprt: Option<Sprt>) {
+    let (elo, margin) = status.penta.elo();
+    println!(
+        "final check against the start {what}: {} games, +{} ={} -{}, score {:.1}%, Elo {} (95%), LOS {:.1}%",
+        status.done,
+        status.tally.wins,
+        status.tally.draws,
+        status.tally.losses,
+        100.0 * status.tally.score(),
+        elo_text(elo, margin),
+        100.0 * status.penta.los()
+    );
+    if let (Some(sprt), Some((llr, verdict))) = (sprt, status.sprt) {
+        let (lower, upper) = sprt.bounds();
+        println!("  SPRT {sprt}: LLR {llr:.2} ({lower:.2}, {upper:.2}): {verdict}");
+    }
 }
