@@ -365,7 +365,14 @@ fn two_dxp_processes_play_each_other() {
             "--minutes",
             "1",
         ])
-        .args(["--engine", "strong", "--name", "initiator", "--pdn"])
+        .args([
+            "--engine",
+            "strong",
+            "--name",
+            "initiator",
+            "--ponder",
+            "--pdn",
+        ])
         .arg(&pdn)
         .output()
         .expect("the initiator runs");
@@ -393,6 +400,14 @@ fn two_dxp_processes_play_each_other() {
         theirs[2]
     );
     assert!(ours[2].contains("0 without result"), "{}", ours[2]);
+    // --ponder: the initiator searched on the follower's time in both games.
+    let events = String::from_utf8_lossy(&initiator.stderr);
+    for game in 1..=2 {
+        assert!(
+            events.contains(&format!("game {game}: pondered through ")),
+            "{events}"
+        );
+    }
     let text = std::fs::read_to_string(&pdn).unwrap();
     let games = plateau_draughts_pdn_count(&text);
     assert_eq!(games, 2, "{text}");

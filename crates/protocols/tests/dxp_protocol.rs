@@ -637,3 +637,50 @@ fn a_repetition_completed_by_our_move_is_claimed_at_once() {
     assert!(chat.contains("repetition"), "{chat}");
     assert_eq!(plies, 8);
 }
+
+#[test]
+fn a_pondering_follower_searches_on_the_peers_time_and_still_answers_at_once() {
+    let (listener, port) = listener();
+    let mut pondering = config("follower", "master", Some(1));
+    pondering.ponder = true;
+    let follower = follower(listener, pondering);
+    let mut peer = Raw::new(TcpStream::connect(("127.0.0.1", port)).unwrap());
+    // The follower plays Black from the start, 1 min each: the peer moves first.
+    peer.send(format!("R01{:<32}Z001000A\0", "raw").as_bytes());
+    assert_eq!(peer.receive(), format!("A{:<32}0\0", "follower").as_bytes());
+    let mut board = Draughts::new();
+    for _ in 0..4 {
+        // The peer takes its time; the follower ponders meanwhile. The
+        // pondering search has no limit of its own: only the peer's move
+        // stops it, and the follower's answer then comes within its clock
+        // (the peer's read timeout is 20 s).
+        std::thread::sleep(Duration::from_millis(300));
+        let mut moves = plateau_core::MoveList::new();
+        board.legal_moves(&mut moves);
+        let mv = moves[0];
+        peer.send(&move_message(mv));
+        board.play(mv);
+        let reply = text(&peer.receive());
+        let Message::Move(reply) = Message::decode(&reply).unwrap() else {
+            panic!("expected the follower's move: {reply}");
+        };
+        let reply = move_from_fields(&board, reply.from, reply.to, &reply.captured).unwrap();
+        board.play(reply);
+    }
+    peer.send(b"E10\0");
+    assert_eq!(peer.receive(), b"E01\0");
+    let (records, log) = follower.join();
+    assert_eq!(records.len(), 1, "{log:#?}");
+    assert_eq!(records[0].moves.len(), 8, "{log:#?}");
+    assert_eq!(records[0].reason, "the peer resigned");
+    // It pondered through each of the peer's four turns (the last ended by
+    // the GAMEEND), and searched.
+    let line = log
+        .iter()
+        .find(|line| line.starts_with("game 1: pondered through"))
+        .unwrap_or_else(|| panic!("{log:#?}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[4], "5", "{line}");
+    let nodes: u64 = words[9].parse().unwrap();
+    assert!(nodes > 10_000, "{line}");
+}

@@ -79,6 +79,12 @@ pub struct DxpArgs {
     /// Seed for the engine's randomness.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Think on the other program's time: search the position it must move
+    /// in, so that our next search starts from what the table learnt. Fair
+    /// only when each program has cores of its own (with --threads 1 and
+    /// one session, two free cores).
+    #[arg(long)]
+    ponder: bool,
 }
 
 pub fn run(args: DxpArgs) -> Result<()> {
@@ -94,6 +100,7 @@ pub fn run(args: DxpArgs) -> Result<()> {
     config.threads = args.threads.threads;
     config.minutes = args.minutes;
     config.moves = args.moves;
+    config.ponder = args.ponder;
     if let Some(path) = &args.pdn {
         // Fail now rather than after the first game.
         std::fs::write(path, "").with_context(|| format!("cannot write {}", path.display()))?;

@@ -3,7 +3,7 @@
 
 use super::peer::Incoming;
 use super::record::{GameRecord, write_pdn};
-use super::session::{DxpError, Next, Role, Session, Setup};
+use super::session::{DxpError, Next, Role, Session, Setup, receive_on};
 use super::wire::{EndReason, Message, MoveMessage};
 use crate::draughts_wire::{describe_fields, move_from_fields};
 use crate::limits::within_level;
@@ -11,6 +11,7 @@ use plateau_core::{Erased, Game, Outcome, Side};
 use plateau_draughts::Draughts;
 use plateau_draughts::pdn::PdnResult;
 use plateau_games::{Clock, Limits};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// How a game ended: the result, in words, and what comes next.
@@ -30,6 +31,8 @@ struct Board<'s> {
     clock: Option<Duration>,
     /// When the side to move started thinking (as we see it).
     turn_started: Instant,
+    /// Pondering so far: the peer's turns we searched through, and the nodes.
+    pondered: (u32, u64),
 }
 
 impl Session<'_> {
@@ -42,6 +45,7 @@ impl Session<'_> {
             times: [Duration::ZERO; 2],
             clock: (setup.minutes > 0).then(|| Duration::from_secs(u64::from(setup.minutes) * 60)),
             turn_started: Instant::now(),
+            pondered: (0, 0),
         };
         let ending = loop {
             let turn = if board.game.game().side_to_move() == setup.our_side {
@@ -66,6 +70,13 @@ impl Session<'_> {
             move_limit: setup.move_limit,
         };
         (self.log)(&record.line());
+        if self.config.ponder {
+            let (turns, nodes) = board.pondered;
+            (self.log)(&format!(
+                "game {}: pondered through {turns} of the peer's turns, {nodes} nodes",
+                setup.number
+            ));
+        }
         self.records.push(record);
         if let Some(path) = &self.config.pdn {
             write_pdn(path, &self.records).map_err(|source| DxpError::Pdn {
@@ -144,7 +155,12 @@ impl Session<'_> {
             }
             None => board.turn_started + self.config.idle_timeout,
         };
-        match self.receive(deadline) {
+        let incoming = if self.config.ponder {
+            self.ponder_until_answer(board, deadline)
+        } else {
+            self.receive(deadline)
+        };
+        match incoming {
             Incoming::Message(Message::Move(mv)) => {
                 board.times[them] += board.turn_started.elapsed();
                 match move_from_fields(board.game.game(), mv.from, mv.to, &mv.captured) {
@@ -199,6 +215,51 @@ impl Session<'_> {
             }
             Incoming::Malformed { .. } => None,
         }
+    }
+
+    /// Waits for the peer as [`Session::receive`] does, searching meanwhile
+    /// the position with the peer to move: whatever it plays, our next search
+    /// finds its position in the table, searched to nearly the depth pondering
+    /// reached. The pondering search is stopped as soon as anything arrives.
+    fn ponder_until_answer(&mut self, board: &mut Board, deadline: Instant) -> Incoming {
+        let position = board.game.clone();
+        let limits = within_level(&self.engine.default_limits(), &Limits::default());
+        let stop = self.engine.stop_flag();
+        let Session {
+            peer,
+            log,
+            engine,
+            spec,
+            config,
+            ..
+        } = self;
+        let (incoming, pondered) = std::thread::scope(|scope| {
+            let search = scope.spawn(|| {
+                engine
+                    .think_excluding(&position, &limits, &[], &mut |_| {})
+                    .map(|thought| thought.nodes)
+            });
+            let incoming = receive_on(peer, &mut **log, deadline);
+            // The search clears its stop flag when it starts: raise it
+            // until the search is over, not just once.
+            while !search.is_finished() {
+                stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            (incoming, search.join())
+        });
+        match pondered {
+            Ok(Ok(nodes)) => {
+                board.pondered.0 += 1;
+                board.pondered.1 += nodes;
+            }
+            Ok(Err(_)) => {}
+            Err(_) => {
+                log("the pondering search failed; a new engine takes over");
+                *engine = spec.engine_with(&config.engine.or_threads(config.threads), config.seed);
+            }
+        }
+        incoming
     }
 
     /// Our search limits: our clock within the level's caps (or the level's

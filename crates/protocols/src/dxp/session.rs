@@ -40,6 +40,10 @@ pub struct DxpConfig {
     /// The longest wait for a message that no clock bounds (a GAMEREQ, a
     /// GAMEACC, the echo of a GAMEEND, a move in a game without clock).
     pub idle_timeout: Duration,
+    /// Search while the peer thinks (the position with the peer to move):
+    /// our next search starts from what the table learnt meanwhile. Only
+    /// fair when each program has its own cores.
+    pub ponder: bool,
 }
 
 impl DxpConfig {
@@ -57,6 +61,7 @@ impl DxpConfig {
             pdn: None,
             grace: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
+            ponder: false,
         }
     }
 }
@@ -107,7 +112,7 @@ pub(super) enum Role {
 
 pub(super) struct Session<'a> {
     pub(super) role: Role,
-    peer: Peer,
+    pub(super) peer: Peer,
     pub(super) config: &'a DxpConfig,
     pub(super) engine: Box<dyn AnyEngine>,
     pub(super) spec: GameSpec,
@@ -253,13 +258,7 @@ impl<'a> Session<'a> {
 
     /// Sends a message; `false` (logged) when the peer is gone.
     pub(super) fn send(&mut self, message: &Message) -> bool {
-        match self.peer.send(message) {
-            Ok(()) => true,
-            Err(reason) => {
-                (self.log)(&format!("cannot send {}: {reason}", message.kind()));
-                false
-            }
-        }
+        send_on(&mut self.peer, self.log, message)
     }
 
     fn accept_message(&self, code: AcceptCode) -> Message {
@@ -272,23 +271,7 @@ impl<'a> Session<'a> {
     /// Handles what may arrive at any time (CHAT, BACKREQ) and what is not
     /// a message at all; returns anything else to the caller.
     pub(super) fn receive(&mut self, deadline: Instant) -> Incoming {
-        loop {
-            match self.peer.receive(deadline) {
-                Incoming::Message(Message::Chat(text)) => (self.log)(&format!("peer says: {text}")),
-                Incoming::Message(Message::BackRequest { move_number, .. }) => {
-                    (self.log)(&format!(
-                        "declined the peer's request to take back to move {move_number}: plateau does not take moves back"
-                    ));
-                    if !self.send(&Message::BackAccept(BackCode::Decline)) {
-                        return Incoming::Gone("the connection was closed".into());
-                    }
-                }
-                Incoming::Malformed { text, reason } => {
-                    (self.log)(&format!("rejected a malformed message {text:?}: {reason}"));
-                }
-                other => return other,
-            }
-        }
+        receive_on(&mut self.peer, self.log, deadline)
     }
 
     /// Initiator: the follower's answer to a GAMEREQ. `None`: stop the
@@ -421,5 +404,44 @@ impl<'a> Session<'a> {
             names,
             last,
         })
+    }
+}
+
+/// [`Session::send`] on the session's parts, for a caller that lends the
+/// engine to another thread meanwhile.
+pub(super) fn send_on(peer: &mut Peer, log: &mut dyn FnMut(&str), message: &Message) -> bool {
+    match peer.send(message) {
+        Ok(()) => true,
+        Err(reason) => {
+            log(&format!("cannot send {}: {reason}", message.kind()));
+            false
+        }
+    }
+}
+
+/// [`Session::receive`] on the session's parts: answers CHAT (logged) and
+/// BACKREQ (declined) and logs what is not a message, until something else
+/// arrives, the deadline passes or the peer leaves.
+pub(super) fn receive_on(
+    peer: &mut Peer,
+    log: &mut dyn FnMut(&str),
+    deadline: Instant,
+) -> Incoming {
+    loop {
+        match peer.receive(deadline) {
+            Incoming::Message(Message::Chat(text)) => log(&format!("peer says: {text}")),
+            Incoming::Message(Message::BackRequest { move_number, .. }) => {
+                log(&format!(
+                    "declined the peer's request to take back to move {move_number}: plateau does not take moves back"
+                ));
+                if !send_on(peer, log, &Message::BackAccept(BackCode::Decline)) {
+                    return Incoming::Gone("the connection was closed".into());
+                }
+            }
+            Incoming::Malformed { text, reason } => {
+                log(&format!("rejected a malformed message {text:?}: {reason}"));
+            }
+            other => return other,
+        }
     }
 }
