@@ -541,6 +541,60 @@ fn bench_with_threads_compares_one_thread_with_n() {
 }
 
 #[test]
+fn datagen_stops_at_its_time_limit_and_the_same_command_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("virus.data");
+    let out_text = out.to_str().unwrap();
+    let run = |minutes: &str| {
+        plateau(&[
+            "datagen",
+            "virus/5x5",
+            "--games",
+            "1000000",
+            "--nodes",
+            "200",
+            "--threads",
+            "2",
+            "--out",
+            out_text,
+            "--minutes",
+            minutes,
+        ])
+    };
+    let games_in = |text: &str| -> u64 {
+        let (_, rest) = text.split_once(": ").unwrap_or_else(|| panic!("{text}"));
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    // 0.6 s: far fewer games than asked, every one of them written.
+    let first = run("0.01");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("of 1000000 games; run the same command again to continue"),
+        "{}",
+        stderr(&first)
+    );
+    let played = games_in(&stdout(&first));
+    assert!((1..1_000_000).contains(&played), "{}", stdout(&first));
+    let again = run("0.01");
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains(&format!("holds {played} games")),
+        "{}",
+        stderr(&again)
+    );
+    assert!(games_in(&stdout(&again)) > played, "{}", stdout(&again));
+    for bad in ["0", "-1", "nan"] {
+        let refused = run(bad);
+        assert!(!refused.status.success(), "--minutes {bad}");
+        assert!(
+            stderr(&refused).contains("--minutes"),
+            "{}",
+            stderr(&refused)
+        );
+    }
+}
+
+#[test]
 fn datagen_writes_continues_and_describes_its_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("virus.data");

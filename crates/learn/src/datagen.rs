@@ -45,6 +45,9 @@ pub struct DatagenConfig {
     /// (blocked cells) before their random plies: Ataxx only, where
     /// tournament openings have gaps.
     pub gaps: f64,
+    /// No game starts after this much time (those in progress finish and are
+    /// written): a run sized to a session, continued by the next.
+    pub time_limit: Option<Duration>,
 }
 
 /// Whether `spec`'s game can start from random gap layouts.
@@ -234,8 +237,9 @@ impl<P: FnMut(&DatagenProgress)> OrderedSink<'_, P> {
     }
 }
 
-/// Plays games `writer.blocks()..config.games` and writes them to `writer`.
-/// `progress` is called after each game. Returns where the run ended.
+/// Plays games `writer.blocks()..config.games` and writes them to `writer`,
+/// or fewer when `config.time_limit` ends the run first. `progress` is called
+/// after each game. Returns where the run ended.
 pub fn run(
     config: &DatagenConfig,
     writer: &mut DataWriter,
@@ -271,7 +275,10 @@ pub fn run(
         },
         |_, _| {
             let sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-            sink.error.is_none()
+            let in_time = config
+                .time_limit
+                .is_none_or(|limit| sink.started.elapsed() < limit);
+            sink.error.is_none() && in_time
         },
     );
     let sink = sink.into_inner().unwrap_or_else(|e| e.into_inner());

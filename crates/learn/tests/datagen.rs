@@ -21,6 +21,7 @@ fn config(game: &str, games: u64, threads: usize, seed: u64) -> DatagenConfig {
         max_plies: 300,
         move_limit: None,
         gaps: 0.0,
+        time_limit: None,
     }
 }
 

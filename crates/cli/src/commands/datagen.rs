@@ -21,8 +21,13 @@ command to resume it, or raise --games to add more. Game N depends only on the
 seed and N, so a run gives the same file whatever --threads is. docs/learning.md
 describes the format.
 
+--minutes M sizes a run to the time there is: no game starts after M minutes,
+those in progress finish and are written, and the same command run again
+continues the file.
+
 Examples:
   plateau datagen ataxx --games 2000 --nodes 5000 --out ataxx-1.data --seed 1
+  plateau datagen ataxx --games 1000000 --nodes 2500 --minutes 70 --out g.data
   plateau datagen draughts --games 500 --nodes 20000 --threads 8 --out d.data
   plateau data merge --out all.data --shuffle ataxx-1.data ataxx-2.data";
 
@@ -70,6 +75,11 @@ pub struct DatagenArgs {
     /// tournament openings), so that networks learn positions with gaps.
     #[arg(long, default_value_t = 0.0)]
     gaps: f64,
+    /// Start no game after this many minutes (those in progress finish and
+    /// are written): size a run to the time there is, and continue it later
+    /// by running the same command again.
+    #[arg(long, allow_negative_numbers = true)]
+    minutes: Option<f64>,
 }
 
 pub fn run(args: DatagenArgs) -> Result<()> {
@@ -95,6 +105,13 @@ pub fn run(args: DatagenArgs) -> Result<()> {
             spec.full_name()
         );
     }
+    let time_limit = match args.minutes {
+        None => None,
+        Some(minutes) if minutes > 0.0 && minutes.is_finite() => {
+            Some(Duration::from_secs_f64(minutes * 60.0))
+        }
+        Some(minutes) => bail!("--minutes must be a positive number of minutes, not {minutes}"),
+    };
     let move_limit = move_limit_plies(&spec, args.move_limit, Some(args.max_plies))?;
     if move_limit.is_some() && args.gaps > 0.0 {
         bail!("--move-limit and --gaps do not go together");
@@ -110,6 +127,7 @@ pub fn run(args: DatagenArgs) -> Result<()> {
         max_plies: args.max_plies,
         move_limit,
         gaps: args.gaps,
+        time_limit,
     };
     let game = spec.full_name();
     let mut writer = if args.out.exists() {
@@ -186,6 +204,14 @@ pub fn run(args: DatagenArgs) -> Result<()> {
     });
     bar.finish();
     let summary = summary?;
+    if summary.games < config.games {
+        eprintln!(
+            "stopped after {}: {} of {} games; run the same command again to continue",
+            clock(summary.elapsed.as_secs_f64()),
+            summary.games,
+            config.games
+        );
+    }
     let seconds = summary.elapsed.as_secs_f64().max(1e-3);
     println!(
         "{}: {} games, {} positions ({} new games, {} new positions in {}, {:.0} positions/s)",
