@@ -301,7 +301,9 @@ fn check_set<G: NetInputs>(
     max_plies: usize,
     seed: u64,
 ) -> usize {
-    let net = Arc::new(random_network::<G>(set, activation, 24, seed));
+    // 136 hidden: one whole block of the accumulator update and a rest (see
+    // `update_rows` in net.rs), so that both paths are checked.
+    let net = Arc::new(random_network::<G>(set, activation, 136, seed));
     let inputs = G::INPUT_SETS[set].inputs;
     let name = G::INPUT_SETS[set].name;
     let mut rng = Rng::new(seed);
