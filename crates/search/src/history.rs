@@ -111,14 +111,22 @@ impl Histories {
         }
     }
 
-    /// The entry of `key` after `previous`.
+    /// Where the row of the moves that follow the move of key `previous`
+    /// starts: computed once a node (a division), then read for every move.
     #[inline]
-    fn continuation_slot(&self, previous: usize, key: usize) -> usize {
-        (previous % self.rows) * self.keys + key.min(self.keys - 1)
+    pub(crate) fn row_of(&self, previous: usize) -> usize {
+        (previous % self.rows) * self.keys
     }
 
-    /// The continuation score of `key` after the moves `previous` (one and two
-    /// plies back; `None` where there was none or a null move).
+    /// The entry of `key` in the row starting at `row`.
+    #[inline]
+    fn continuation_slot(&self, row: usize, key: usize) -> usize {
+        row + key.min(self.keys - 1)
+    }
+
+    /// The continuation score of `key` after the moves one and two plies
+    /// back, given by their rows ([`Histories::row_of`]; `None` where there
+    /// was no move or a null move).
     #[inline]
     pub(crate) fn continuation(&self, previous: [Option<usize>; 2], key: usize) -> i32 {
         let mut total = 0;
@@ -204,9 +212,23 @@ mod tests {
     #[test]
     fn continuation_history_is_per_previous_move() {
         let mut histories = Histories::new(10);
-        histories.update_continuation([Some(3), None], 5, 1000);
-        assert!(histories.continuation([Some(3), None], 5) > 0);
-        assert_eq!(histories.continuation([Some(4), None], 5), 0);
-        assert_eq!(histories.continuation([None, Some(3)], 5), 0);
+        let row = |key| Some(histories.row_of(key));
+        let (three, four) = (row(3), row(4));
+        histories.update_continuation([three, None], 5, 1000);
+        assert!(histories.continuation([three, None], 5) > 0);
+        assert_eq!(histories.continuation([four, None], 5), 0);
+        assert_eq!(histories.continuation([None, three], 5), 0);
+    }
+
+    #[test]
+    fn previous_moves_fold_onto_the_rows_there_are() {
+        // Abalone-sized keys: the rows hold fewer previous moves than there
+        // are keys, and keys a row count apart share a row.
+        let keys = 4000;
+        let histories = Histories::new(keys);
+        let rows = CONTINUATION_ENTRIES / keys;
+        assert_eq!(histories.row_of(7), 7 * keys);
+        assert_eq!(histories.row_of(7 + rows), histories.row_of(7));
+        assert!(histories.row_of(keys - 1) + keys <= CONTINUATION_ENTRIES);
     }
 }

@@ -556,13 +556,18 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
         self.stopped
     }
 
-    /// The keys of the moves one and two plies before `ply` (none for a null move).
+    /// The continuation-history rows of the moves one and two plies before
+    /// `ply` (none for a null move).
     #[inline]
     fn previous_keys(&self, ply: usize) -> [Option<usize>; 2] {
         if !self.options.continuation_history {
             return [None, None];
         }
-        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.mem.frames[p].move_key);
+        let back = |n: usize| {
+            ply.checked_sub(n)
+                .and_then(|p| self.mem.frames[p].move_key)
+                .map(|key| self.mem.histories.row_of(key))
+        };
         [back(1), back(2)]
     }
 
@@ -1448,11 +1453,8 @@ mod tests {
                 let mut order = scores.clone();
                 let from = SELECTED_FIRST.min(length);
                 sort_rest(&mut list, &mut order, from, &mut sorter);
-                let mut expected: Vec<(i32, u32)> = scores[from..]
-                    .iter()
-                    .copied()
-                    .zip(from as u32..)
-                    .collect();
+                let mut expected: Vec<(i32, u32)> =
+                    scores[from..].iter().copied().zip(from as u32..).collect();
                 expected.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
                 let got: Vec<(i32, u32)> = order[from..]
                     .iter()
