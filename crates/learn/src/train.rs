@@ -22,7 +22,9 @@ pub struct Encoded {
     features: Vec<u16>,
     /// Where each sample's two lists start and end in `features`: sample
     /// `i`'s are `bounds[2i]..bounds[2i+1]` and `bounds[2i+1]..bounds[2i+2]`.
-    bounds: Vec<u32>,
+    /// 64-bit: ten million Ataxx positions in their eight images hold six
+    /// billion inputs, past what 32 bits count.
+    bounds: Vec<u64>,
     /// Search scores, evaluation units.
     scores: Vec<f32>,
     /// Results: 0, ½, 1.
@@ -51,9 +53,9 @@ impl Encoded {
     /// other's, its search score and its result.
     pub fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
         self.features.extend_from_slice(us);
-        self.bounds.push(self.features.len() as u32);
+        self.bounds.push(self.features.len() as u64);
         self.features.extend_from_slice(them);
-        self.bounds.push(self.features.len() as u32);
+        self.bounds.push(self.features.len() as u64);
         self.scores.push(score);
         self.results.push(result);
     }
@@ -407,12 +409,12 @@ fn mean_loss(
     indices: &[usize],
     lambda: f32,
     threads: usize,
-) -> f64 {
+) -> Result<f64, String> {
     if indices.is_empty() {
-        return 0.0;
+        return Ok(0.0);
     }
     let chunk = indices.len().div_ceil(threads.max(1));
-    let total: f64 = std::thread::scope(|scope| {
+    let total = std::thread::scope(|scope| {
         let handles: Vec<_> = indices
             .chunks(chunk)
             .map(|part| {
@@ -427,9 +429,21 @@ fn mean_loss(
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
-    });
-    total / indices.len() as f64
+        join_sum(handles)
+    })?;
+    Ok(total / indices.len() as f64)
+}
+
+/// The sum of the threads' results; a thread that panicked fails the run
+/// (its share of a batch silently missing would train on part of the data).
+fn join_sum(handles: Vec<std::thread::ScopedJoinHandle<'_, f64>>) -> Result<f64, String> {
+    let mut total = 0.0;
+    for handle in handles {
+        total += handle
+            .join()
+            .map_err(|_| "a training thread failed (see the message above)".to_string())?;
+    }
+    Ok(total)
 }
 
 /// Adam's state.
@@ -541,18 +555,15 @@ pub fn train(
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or(0.0))
-                    .sum::<f64>()
-            });
+                join_sum(handles)
+            })?;
             total.clear();
             for grad in grads.iter().take(batch.len().div_ceil(chunk)) {
                 total.add(grad);
             }
             adam.update(&mut net, &total, lr, batch.len());
         }
-        let validation_loss = mean_loss(&net, data, &validation, config.lambda, threads);
+        let validation_loss = mean_loss(&net, data, &validation, config.lambda, threads)?;
         progress(&EpochReport {
             epoch: epoch + 1,
             epochs: config.epochs,
