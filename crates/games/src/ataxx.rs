@@ -405,7 +405,7 @@ embedded_network! {
     /// trained on 5.4 M positions of the third network's self-play in their
     /// eight images (docs/learning.md has the commands and the matches that
     /// made it the default).
-    fn ataxx_network = "ataxx-blocks-4033x128-fa9b6ab8f1fca9a4.net"
+    fn ataxx_network = "ataxx-blocks-4033x128-de151f4fc3a735c6.net"
 }
 
 embedded_network! {
@@ -422,7 +422,7 @@ mod tests {
     fn the_embedded_networks_are_the_named_ones() {
         let ataxx = super::ataxx_network();
         let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
-        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "fa9b6ab8f1fca9a4");
+        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "de151f4fc3a735c6");
         assert_eq!(ataxx.input_set, "blocks");
         assert_eq!(
             ataxx.activation,

@@ -596,6 +596,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut c = config("ataxx");
         c.out = dir.path().join("run");
+        // Played to the end at a budget where the parameters change the
+        // moves: at 300 nodes and 80 plies nearly every game was an
+        // adjudicated draw, each pair split, and nothing could move.
+        c.limits = Limits::nodes(1000);
+        c.max_plies = None;
         let mut games = 0;
         let result = run_search_tune(&c, |event| {
             if let SearchTuneEvent::Game { done } = event {
