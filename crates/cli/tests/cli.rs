@@ -744,6 +744,66 @@ fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
         stdout(&train)
     );
 
+    // A second run starts from the first network and takes its shape.
+    let further = dir.path().join("further.net");
+    let further_text = further.to_str().unwrap();
+    let more = plateau(&[
+        "train",
+        "ataxx",
+        "--data",
+        data_text,
+        "--out",
+        further_text,
+        "--init",
+        net_text,
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+        "--lr",
+        "0.0003",
+    ]);
+    assert!(more.status.success(), "{}", stderr(&more));
+    assert!(
+        stderr(&more).contains(&format!("starting from {net_text}")),
+        "{}",
+        stderr(&more)
+    );
+    assert!(
+        stdout(&more).contains("blocks 4033x16 screlu"),
+        "{}",
+        stdout(&more)
+    );
+    let virus_net = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../games/nets/virus-7x7-blocks-4033x128-3303f4d7d30de7fc.net"
+    );
+    for (extra, says) in [
+        (
+            vec!["--init", net_text, "--hidden", "32"],
+            "that network is blocks 4033x16 screlu; it cannot start a blocks 4033x32 screlu one",
+        ),
+        (
+            vec!["--init", net_text, "--inputs", "cells"],
+            "it cannot start a cells 192x16 screlu one",
+        ),
+        (
+            vec!["--init", net_text, "--scale", "300"],
+            "keeps its scale",
+        ),
+        (
+            vec!["--init", virus_net],
+            "that network is for virus/7x7, not ataxx",
+        ),
+        (vec!["--init", data_text], "--init"),
+    ] {
+        let mut args = vec!["train", "ataxx", "--data", data_text, "--out", further_text];
+        args.extend(extra.iter().copied());
+        let bad = plateau(&args);
+        assert!(!bad.status.success(), "{extra:?}");
+        assert!(stderr(&bad).contains(says), "{extra:?}: {}", stderr(&bad));
+    }
+
     let engine = format!("master,net={net_text}");
     let analyze = plateau(&["analyze", "ataxx", "--depth", "3", "--engine", &engine]);
     assert!(analyze.status.success(), "{}", stderr(&analyze));

@@ -132,6 +132,10 @@ pub struct TrainConfig {
     pub scale: Option<f32>,
     pub seed: u64,
     pub threads: usize,
+    /// Start from these weights instead of random ones (and keep their
+    /// scale): a network learns from a new generation's data without the
+    /// old data, which scratch folders do not keep.
+    pub init: Option<FloatNet>,
 }
 
 impl Default for TrainConfig {
@@ -147,6 +151,7 @@ impl Default for TrainConfig {
             scale: None,
             seed: 1,
             threads: 1,
+            init: None,
         }
     }
 }
@@ -182,6 +187,27 @@ impl FloatNet {
             b1: (0..hidden).map(|_| uniform(0.1)).collect(),
             w2: (0..2 * hidden).map(|_| uniform(0.1)).collect(),
             b2: 0.0,
+        }
+    }
+
+    /// The float network a quantised one stands for (to within its
+    /// rounding), to be trained further.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let float = |values: &[i16], scale: i32| -> Vec<f32> {
+            values
+                .iter()
+                .map(|&w| f32::from(w) / scale as f32)
+                .collect()
+        };
+        FloatNet {
+            inputs: net.inputs,
+            hidden: net.hidden,
+            activation: net.activation,
+            scale: net.scale,
+            w1: float(&net.input_weights, QA),
+            b1: float(&net.input_bias, QA),
+            w2: float(&net.output_weights, QB),
+            b2: net.output_bias as f32 / (QA * QB) as f32,
         }
     }
 
@@ -517,9 +543,34 @@ pub fn train(
             data.images
         ));
     }
-    let scale = config.scale.unwrap_or_else(|| fit_scale(data));
     let mut rng = Rng::new(config.seed);
-    let mut net = FloatNet::new(inputs, config.hidden, config.activation, scale, &mut rng);
+    let mut net = match &config.init {
+        Some(init) => {
+            let wanted = (inputs, config.hidden, config.activation);
+            if (init.inputs, init.hidden, init.activation) != wanted {
+                return Err(format!(
+                    "the starting network is {}x{} {}, not {}x{} {}",
+                    init.inputs,
+                    init.hidden,
+                    init.activation.name(),
+                    inputs,
+                    config.hidden,
+                    config.activation.name()
+                ));
+            }
+            if config.scale.is_some_and(|scale| scale != init.scale) {
+                return Err(format!(
+                    "a network trained further keeps its scale ({})",
+                    init.scale
+                ));
+            }
+            init.clone()
+        }
+        None => {
+            let scale = config.scale.unwrap_or_else(|| fit_scale(data));
+            FloatNet::new(inputs, config.hidden, config.activation, scale, &mut rng)
+        }
+    };
     let (mut train_set, validation) =
         split(data.len(), data.images, config.validation, config.seed);
     let threads = config.threads.max(1);
@@ -720,6 +771,58 @@ mod tests {
         assert!(mean <= 0.015 && worst <= 0.06, "mean {mean}, worst {worst}");
         let bytes = quantised.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), quantised);
+    }
+
+    #[test]
+    fn training_from_a_network_starts_where_it_left_off() {
+        let data = toy_data(3000, 5);
+        let config = TrainConfig {
+            hidden: 16,
+            epochs: 6,
+            batch: 128,
+            learning_rate: 0.01,
+            activation: Activation::SquaredClipped,
+            scale: Some(400.0),
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let mut trained = Vec::new();
+        let first = train(&data, 40, &config, |r| trained.push(r.validation_loss)).unwrap();
+        let start = FloatNet::from_network(&first.quantise("toy", "toys", "test"));
+        assert_eq!((start.inputs, start.hidden, start.scale), (40, 16, 400.0));
+        let rounding = 0.5 / QA as f32 + 1e-6;
+        for (read, learnt) in start.w1.iter().zip(&first.w1) {
+            assert!((read - learnt).abs() <= rounding, "{read} vs {learnt}");
+        }
+        let one_epoch = |init: Option<FloatNet>| {
+            let config = TrainConfig {
+                epochs: 1,
+                learning_rate: 0.001,
+                scale: None,
+                init,
+                ..config.clone()
+            };
+            let mut losses = Vec::new();
+            train(&data, 40, &config, |r| losses.push(r.validation_loss)).map(|_| losses[0])
+        };
+        let further = one_epoch(Some(start.clone())).unwrap();
+        let cold = one_epoch(None).unwrap();
+        let learnt = trained[5];
+        assert!(further <= learnt * 1.1, "{further} after {learnt}");
+        assert!(
+            further < cold * 0.8,
+            "{further} against {cold} from scratch"
+        );
+        // Another shape, or another scale, is refused by name.
+        let mut other = config.clone();
+        other.hidden = 8;
+        other.init = Some(start.clone());
+        let err = train(&data, 40, &other, |_| {}).unwrap_err();
+        assert!(err.contains("is 40x16 screlu, not 40x8 screlu"), "{err}");
+        other.hidden = 16;
+        other.scale = Some(300.0);
+        let err = train(&data, 40, &other, |_| {}).unwrap_err();
+        assert!(err.contains("keeps its scale (400)"), "{err}");
     }
 
     #[test]

@@ -3,10 +3,10 @@ use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_core::Rng;
-use plateau_core::net::Activation;
+use plateau_core::net::{Activation, Network};
 use plateau_games::{Encoding, available_threads, parse_threads};
 use plateau_learn::DataReader;
-use plateau_learn::train::{Encoded, TrainConfig, train};
+use plateau_learn::train::{Encoded, FloatNet, TrainConfig, train};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -26,10 +26,16 @@ reflection of the hexagon that keeps the layout's start with its colours),
 each position is also trained on in its images (--symmetries: how many, 1 for
 none); the validation set holds whole positions with all their images.
 
+A new generation need not keep the old data: --init NET starts from a
+trained network's weights and scale (its inputs, size and activation too),
+so that the new data refines what it knows; a lower --lr suits.
+
 Example:
   plateau train ataxx --data ataxx-1.data --data ataxx-2.data --out ataxx.net
   plateau train ataxx --data ataxx-1.data --inputs blocks --activation screlu \
-      --hidden 256 --symmetries 8 --out ataxx-blocks.net";
+      --hidden 256 --symmetries 8 --out ataxx-blocks.net
+  plateau train ataxx --data ataxx-3.data --init ataxx-blocks.net --lr 0.0003 \
+      --out ataxx-blocks-2.net";
 
 /// Train a network evaluation on self-play data.
 #[derive(Args)]
@@ -43,17 +49,22 @@ pub struct TrainArgs {
     /// The network file to write.
     #[arg(long)]
     out: PathBuf,
-    /// Hidden neurons per side.
-    #[arg(long, default_value_t = 128)]
-    hidden: usize,
-    /// The game's input set (default: its first; `plateau train GAME --inputs
-    /// help` lists them).
+    /// Hidden neurons per side [default: 128, or --init's].
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// The game's input set (default: its first, or --init's; `plateau train
+    /// GAME --inputs help` lists them).
     #[arg(long)]
     inputs: Option<String>,
     /// The hidden layer's activation: crelu (clipped ReLU) or screlu
-    /// (squared clipped ReLU).
-    #[arg(long, default_value = "crelu")]
-    activation: String,
+    /// (squared clipped ReLU) [default: crelu, or --init's].
+    #[arg(long)]
+    activation: Option<String>,
+    /// Start from this network's weights (and scale) instead of random ones:
+    /// a new generation's data refines what it learnt from the old, which
+    /// need not be kept. Its game, inputs, size and activation are taken.
+    #[arg(long, value_name = "NET")]
+    init: Option<PathBuf>,
     /// Images of each position to train on, among the board's symmetries
     /// (default: all the game has; 1: the position alone). Memory and time
     /// per epoch grow with it.
@@ -111,8 +122,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
+    let init = match &args.init {
+        Some(path) => Some(read_start(path, &game)?),
+        None => None,
+    };
     let names: Vec<&str> = support.sets.iter().map(|set| set.name).collect();
-    let set = match &args.inputs {
+    let inputs_name = args.inputs.clone().or_else(|| {
+        init.as_ref()
+            .filter(|(net, _)| !net.input_set.is_empty())
+            .map(|(net, _)| net.input_set.clone())
+    });
+    let set = match &inputs_name {
         None => 0,
         Some(name) => support
             .sets
@@ -126,12 +146,41 @@ pub fn run(args: TrainArgs) -> Result<()> {
             })?,
     };
     let inputs = support.sets[set].inputs;
-    let activation = Activation::from_name(&args.activation).with_context(|| {
-        format!(
-            "--activation {:?}: the activations are crelu and screlu",
-            args.activation
-        )
-    })?;
+    let activation = match (&args.activation, &init) {
+        (Some(name), _) => Activation::from_name(name).with_context(|| {
+            format!("--activation {name:?}: the activations are crelu and screlu")
+        })?,
+        (None, Some((net, _))) => net.activation,
+        (None, None) => Activation::Clipped,
+    };
+    let hidden = args
+        .hidden
+        .or(init.as_ref().map(|(net, _)| net.hidden))
+        .unwrap_or(128);
+    if let Some((net, path)) = &init {
+        let set_name = if net.input_set.is_empty() {
+            names[0]
+        } else {
+            net.input_set.as_str()
+        };
+        if (set_name, net.hidden, net.activation) != (names[set], hidden, activation) {
+            bail!(
+                "--init {}: that network is {set_name} {}x{} {}; it cannot start a {} {inputs}x{hidden} {} one",
+                path.display(),
+                net.inputs,
+                net.hidden,
+                net.activation.name(),
+                names[set],
+                activation.name()
+            );
+        }
+        if args.scale.is_some() {
+            bail!(
+                "--scale: a network trained from --init keeps its scale ({})",
+                net.scale
+            );
+        }
+    }
     let images = args.symmetries.unwrap_or(support.symmetries);
     if !(1..=support.symmetries).contains(&images) {
         bail!(
@@ -178,7 +227,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         names[set]
     );
     let config = TrainConfig {
-        hidden: args.hidden,
+        hidden,
         activation,
         epochs: args.epochs,
         batch: args.batch,
@@ -188,7 +237,16 @@ pub fn run(args: TrainArgs) -> Result<()> {
         scale: args.scale,
         seed: args.seed,
         threads: args.threads.unwrap_or_else(available_threads),
+        init: init.as_ref().map(|(net, _)| FloatNet::from_network(net)),
     };
+    if let Some((net, path)) = &init {
+        eprintln!(
+            "starting from {} (hash {:016x}, scale {:.1})",
+            path.display(),
+            net.content_hash(),
+            net.scale
+        );
+    }
     let training = Instant::now();
     let net = train(&encoded, inputs, &config, |report| {
         eprintln!(
@@ -203,14 +261,24 @@ pub fn run(args: TrainArgs) -> Result<()> {
     })
     .map_err(anyhow::Error::msg)?;
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let start = match &init {
+        // The starting network's own recipe says how it was made.
+        Some((net, path)) => format!(
+            " --init {} (hash {:016x}: {})",
+            path.display(),
+            net.content_hash(),
+            net.recipe
+        ),
+        None => String::new(),
+    };
     let recipe = format!(
         "plateau train {game} --data {} --inputs {} --activation {} --symmetries {images} \
          --hidden {} --epochs {} --batch {} --lr {} --lambda {} --validation {} --scale {} \
-         --seed {} --threads {} ({} positions)",
+         --seed {} --threads {} ({} positions){start}",
         data_names.join(" --data "),
         names[set],
         activation.name(),
-        args.hidden,
+        hidden,
         args.epochs,
         args.batch,
         args.lr,
@@ -233,13 +301,29 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.out.display(),
         names[set],
         inputs,
-        args.hidden,
+        hidden,
         activation.name(),
         net.scale,
         quantised.content_hash(),
         clock(training.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// Reads `--init`'s network and checks it is one of `game`'s.
+fn read_start(path: &std::path::Path, game: &str) -> Result<(Network, PathBuf)> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("--init: cannot read {}", path.display()))?;
+    let net = Network::from_bytes(&bytes)
+        .map_err(|err| anyhow::anyhow!("--init {}: {err}", path.display()))?;
+    if net.game != game {
+        bail!(
+            "--init {}: that network is for {}, not {game}",
+            path.display(),
+            net.game
+        );
+    }
+    Ok((net, path.to_path_buf()))
 }
 
 /// The symmetries to train a position on: all of them when `images` is
