@@ -774,6 +774,19 @@ fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
         "{}",
         stdout(&more)
     );
+    // Its stored recipe reruns as written: --init in place of --scale, and
+    // the starting network's own recipe after it.
+    let stored = String::from_utf8_lossy(&std::fs::read(&further).unwrap()).into_owned();
+    assert!(
+        stored.contains(&format!("--init {net_text} --seed")),
+        "{stored}"
+    );
+    assert!(stored.contains("; the starting network, hash "), "{stored}");
+    assert_eq!(
+        stored.matches("--scale").count(),
+        1,
+        "the first run's only: {stored}"
+    );
     let virus_net = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../games/nets/virus-7x7-blocks-4033x128-3303f4d7d30de7fc.net"

@@ -261,20 +261,23 @@ pub fn run(args: TrainArgs) -> Result<()> {
     })
     .map_err(anyhow::Error::msg)?;
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let start = match &init {
-        // The starting network's own recipe says how it was made.
-        Some((net, path)) => format!(
-            " --init {} (hash {:016x}: {})",
-            path.display(),
-            net.content_hash(),
-            net.recipe
+    // With --init the scale is the starting network's, and its own recipe
+    // says how it was made.
+    let (scale_or_start, start) = match &init {
+        Some((start, path)) => (
+            format!("--init {}", path.display()),
+            format!(
+                "; the starting network, hash {:016x}: {}",
+                start.content_hash(),
+                start.recipe
+            ),
         ),
-        None => String::new(),
+        None => (format!("--scale {}", net.scale), String::new()),
     };
     let recipe = format!(
         "plateau train {game} --data {} --inputs {} --activation {} --symmetries {images} \
-         --hidden {} --epochs {} --batch {} --lr {} --lambda {} --validation {} --scale {} \
-         --seed {} --threads {} ({} positions){start}",
+         --hidden {} --epochs {} --batch {} --lr {} --lambda {} --validation {} {scale_or_start} \
+         --seed {} --threads {} ({} positions{start})",
         data_names.join(" --data "),
         names[set],
         activation.name(),
@@ -284,7 +287,6 @@ pub fn run(args: TrainArgs) -> Result<()> {
         args.lr,
         args.lambda,
         args.validation,
-        net.scale,
         args.seed,
         config.threads,
         encoded.len() / images
