@@ -806,7 +806,7 @@ fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
         ),
         (
             vec!["--init", virus_net],
-            "that network is for virus/7x7, not ataxx",
+            "this network evaluates virus/7x7, not ataxx",
         ),
         (vec!["--init", data_text], "--init"),
     ] {

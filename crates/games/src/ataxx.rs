@@ -401,8 +401,8 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 
 embedded_network! {
     /// The network `master` plays in Ataxx: the `blocks` inputs (2x2
-    /// patterns), 128 hidden per side, SCReLU, the fourth generation:
-    /// trained on 5.4 M positions of the third network's self-play in their
+    /// patterns), 128 hidden per side, SCReLU, the sixth generation:
+    /// trained on 10.7 M positions of the fourth network's self-play in their
     /// eight images (docs/learning.md has the commands and the matches that
     /// made it the default).
     fn ataxx_network = "ataxx-blocks-4033x128-de151f4fc3a735c6.net"

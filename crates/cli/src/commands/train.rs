@@ -3,11 +3,11 @@ use crate::setup::GameArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use plateau_core::Rng;
-use plateau_core::net::{Activation, Network};
+use plateau_core::net::{Activation, InputSet, Network};
 use plateau_games::{Encoding, available_threads, parse_threads};
 use plateau_learn::DataReader;
 use plateau_learn::train::{Encoded, FloatNet, TrainConfig, train};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const TRAIN_HELP: &str =
@@ -122,18 +122,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
+    // The starting network and the input set it reads.
     let init = match &args.init {
-        Some(path) => Some(read_start(path, &game)?),
+        Some(path) => Some(read_start(path, &game, support.sets)?),
         None => None,
     };
     let names: Vec<&str> = support.sets.iter().map(|set| set.name).collect();
-    let inputs_name = args.inputs.clone().or_else(|| {
-        init.as_ref()
-            .filter(|(net, _)| !net.input_set.is_empty())
-            .map(|(net, _)| net.input_set.clone())
-    });
-    let set = match &inputs_name {
-        None => 0,
+    let set = match &args.inputs {
+        None => init.as_ref().map_or(0, |&(_, set)| set),
         Some(name) => support
             .sets
             .iter()
@@ -157,16 +153,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
         .hidden
         .or(init.as_ref().map(|(net, _)| net.hidden))
         .unwrap_or(128);
-    if let Some((net, path)) = &init {
-        let set_name = if net.input_set.is_empty() {
-            names[0]
-        } else {
-            net.input_set.as_str()
-        };
-        if (set_name, net.hidden, net.activation) != (names[set], hidden, activation) {
+    if let (Some((net, net_set)), Some(path)) = (&init, &args.init) {
+        if (*net_set, net.hidden, net.activation) != (set, hidden, activation) {
             bail!(
-                "--init {}: that network is {set_name} {}x{} {}; it cannot start a {} {inputs}x{hidden} {} one",
+                "--init {}: that network is {} {}x{} {}; it cannot start a {} {inputs}x{hidden} {} one",
                 path.display(),
+                names[*net_set],
                 net.inputs,
                 net.hidden,
                 net.activation.name(),
@@ -239,7 +231,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         threads: args.threads.unwrap_or_else(available_threads),
         init: init.as_ref().map(|(net, _)| FloatNet::from_network(net)),
     };
-    if let Some((net, path)) = &init {
+    if let (Some((net, _)), Some(path)) = (&init, &args.init) {
         eprintln!(
             "starting from {} (hash {:016x}, scale {:.1})",
             path.display(),
@@ -263,8 +255,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     // With --init the scale is the starting network's, and its own recipe
     // says how it was made.
-    let (scale_or_start, start) = match &init {
-        Some((start, path)) => (
+    let (scale_or_start, start) = match (&init, &args.init) {
+        (Some((start, _)), Some(path)) => (
             format!("--init {}", path.display()),
             format!(
                 "; the starting network, hash {:016x}: {}",
@@ -272,7 +264,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 start.recipe
             ),
         ),
-        None => (format!("--scale {}", net.scale), String::new()),
+        _ => (format!("--scale {}", net.scale), String::new()),
     };
     let recipe = format!(
         "plateau train {game} --data {} --inputs {} --activation {} --symmetries {images} \
@@ -312,20 +304,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// Reads `--init`'s network and checks it is one of `game`'s.
-fn read_start(path: &std::path::Path, game: &str) -> Result<(Network, PathBuf)> {
+/// Reads `--init`'s network, checks it is one of `game`'s, and says which
+/// of `sets` it reads.
+fn read_start(path: &Path, game: &str, sets: &[InputSet]) -> Result<(Network, usize)> {
     let bytes =
         std::fs::read(path).with_context(|| format!("--init: cannot read {}", path.display()))?;
     let net = Network::from_bytes(&bytes)
+        .and_then(|net| net.check_for(game, sets).map(|set| (net, set)))
         .map_err(|err| anyhow::anyhow!("--init {}: {err}", path.display()))?;
-    if net.game != game {
-        bail!(
-            "--init {}: that network is for {}, not {game}",
-            path.display(),
-            net.game
-        );
-    }
-    Ok((net, path.to_path_buf()))
+    Ok(net)
 }
 
 /// The symmetries to train a position on: all of them when `images` is
