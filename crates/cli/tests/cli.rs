@@ -769,6 +769,15 @@ fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
         "{}",
         stderr(&more)
     );
+    // The starting network's loss on the new data comes before the epochs.
+    let events = stderr(&more);
+    let start_line = events
+        .find("epoch   0/1: the starting network, validation loss ")
+        .unwrap_or_else(|| panic!("{events}"));
+    assert!(
+        events.find("epoch   1/1: train loss ") > Some(start_line),
+        "{events}"
+    );
     assert!(
         stdout(&more).contains("blocks 4033x16 screlu"),
         "{}",

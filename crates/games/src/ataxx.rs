@@ -401,11 +401,12 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
 
 embedded_network! {
     /// The network `master` plays in Ataxx: the `blocks` inputs (2x2
-    /// patterns), 128 hidden per side, SCReLU, the sixth generation:
-    /// trained on 10.7 M positions of the fourth network's self-play in their
-    /// eight images (docs/learning.md has the commands and the matches that
-    /// made it the default).
-    fn ataxx_network = "ataxx-blocks-4033x128-de151f4fc3a735c6.net"
+    /// patterns), 128 hidden per side, SCReLU, the eighth generation: the
+    /// sixth (10.7 M positions of the fourth network's self-play) trained
+    /// further on 9.8 M positions of its own, in their eight images
+    /// (docs/learning.md has the commands and the matches that made it the
+    /// default).
+    fn ataxx_network = "ataxx-blocks-4033x128-fc4b8a94b4d91965.net"
 }
 
 embedded_network! {
@@ -422,7 +423,7 @@ mod tests {
     fn the_embedded_networks_are_the_named_ones() {
         let ataxx = super::ataxx_network();
         let blocks = plateau_ataxx::inputs::BLOCK_INPUTS;
-        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "de151f4fc3a735c6");
+        crate::tests::check_embedded_network(&ataxx, "ataxx", blocks, 128, "fc4b8a94b4d91965");
         assert_eq!(ataxx.input_set, "blocks");
         assert_eq!(
             ataxx.activation,

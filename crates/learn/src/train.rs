@@ -329,12 +329,16 @@ impl Params {
     }
 }
 
-/// One epoch's figures.
+/// One epoch's figures. A network trained further from `--init` is first
+/// reported as epoch 0, its validation loss before any step: how well the
+/// earlier generation already predicts the new data, which the epochs
+/// after it must beat for the new data to have taught anything.
 #[derive(Clone, Copy, Debug)]
 pub struct EpochReport {
     pub epoch: usize,
     pub epochs: usize,
-    pub train_loss: f64,
+    /// `None` for epoch 0, where nothing was trained.
+    pub train_loss: Option<f64>,
     pub validation_loss: f64,
     pub learning_rate: f32,
 }
@@ -585,6 +589,15 @@ pub fn train(
         v: Params::zeros(inputs, h),
         step: 0,
     };
+    if config.init.is_some() {
+        progress(&EpochReport {
+            epoch: 0,
+            epochs: config.epochs,
+            train_loss: None,
+            validation_loss: mean_loss(&net, data, &validation, config.lambda, threads)?,
+            learning_rate: 0.0,
+        });
+    }
     for epoch in 0..config.epochs {
         let progress_in = epoch as f32 / config.epochs as f32;
         let lr = config.learning_rate
@@ -618,7 +631,7 @@ pub fn train(
         progress(&EpochReport {
             epoch: epoch + 1,
             epochs: config.epochs,
-            train_loss: train_loss / train_set.len().max(1) as f64,
+            train_loss: Some(train_loss / train_set.len().max(1) as f64),
             validation_loss,
             learning_rate: lr,
         });
@@ -802,12 +815,30 @@ mod tests {
                 init,
                 ..config.clone()
             };
-            let mut losses = Vec::new();
-            train(&data, 40, &config, |r| losses.push(r.validation_loss)).map(|_| losses[0])
+            let mut reports = Vec::new();
+            train(&data, 40, &config, |r| reports.push(*r)).map(|_| reports)
         };
-        let further = one_epoch(Some(start.clone())).unwrap();
-        let cold = one_epoch(None).unwrap();
+        let further_reports = one_epoch(Some(start.clone())).unwrap();
+        let cold_reports = one_epoch(None).unwrap();
+        // Trained further, the starting network's loss comes first, as
+        // epoch 0 with nothing trained: the loss the run ended with.
+        let epochs: Vec<usize> = further_reports.iter().map(|r| r.epoch).collect();
+        assert_eq!(epochs, [0, 1]);
+        assert_eq!(further_reports[0].train_loss, None);
         let learnt = trained[5];
+        assert!(
+            (further_reports[0].validation_loss - learnt).abs() <= learnt * 0.05,
+            "{} at the start against {learnt} at the end",
+            further_reports[0].validation_loss
+        );
+        assert_eq!(
+            cold_reports.iter().map(|r| r.epoch).collect::<Vec<_>>(),
+            [1]
+        );
+        let (further, cold) = (
+            further_reports[1].validation_loss,
+            cold_reports[0].validation_loss,
+        );
         assert!(further <= learnt * 1.1, "{further} after {learnt}");
         assert!(
             further < cold * 0.8,

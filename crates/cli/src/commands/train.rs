@@ -241,15 +241,24 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     let training = Instant::now();
     let net = train(&encoded, inputs, &config, |report| {
-        eprintln!(
-            "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, lr {:.6}, {}",
-            report.epoch,
-            report.epochs,
-            report.train_loss,
-            report.validation_loss,
-            report.learning_rate,
-            clock(training.elapsed().as_secs_f64())
-        );
+        match report.train_loss {
+            Some(train_loss) => eprintln!(
+                "epoch {:>3}/{}: train loss {:.6}, validation loss {:.6}, lr {:.6}, {}",
+                report.epoch,
+                report.epochs,
+                train_loss,
+                report.validation_loss,
+                report.learning_rate,
+                clock(training.elapsed().as_secs_f64())
+            ),
+            None => eprintln!(
+                "epoch {:>3}/{}: the starting network, validation loss {:.6}, {}",
+                report.epoch,
+                report.epochs,
+                report.validation_loss,
+                clock(training.elapsed().as_secs_f64())
+            ),
+        }
     })
     .map_err(anyhow::Error::msg)?;
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
