@@ -15,7 +15,7 @@
 
 use crate::bits::Indices;
 use crate::board::Board;
-use crate::{Ataxx, Move, Virus};
+use crate::{Ataxx, Move, Square, Virus};
 use plateau_core::Side;
 use plateau_core::net::{FeatureChanges, InputSet, NetInputs};
 
@@ -175,6 +175,59 @@ fn block_changes(board: &Board<u64>, mv: Move, changes: &mut FeatureChanges) {
     }
 }
 
+/// The input map of symmetry `symmetry` (below
+/// [`SYMMETRIES`](crate::symmetry::SYMMETRIES)) on an `n x n` board for input
+/// set `set`: entry `f` is the input that input `f` of a position becomes in
+/// the position's image (`Ataxx::transformed`). Both sets are made of one
+/// input per place and state, so a symmetry only renames inputs, the same
+/// way from either side's view: a trainer stores a position once and reads
+/// its images through the maps, where materialising eight lists a position
+/// would cost eight times the memory. A permutation of `0..inputs`; inputs
+/// of cells or blocks off the board map to themselves.
+pub fn input_map(set: usize, n: usize, symmetry: usize) -> Vec<u16> {
+    let cell = |file: usize, rank: usize| -> (usize, usize) {
+        let image = crate::symmetry::square(Square::at(file, rank), n, symmetry);
+        (image.file(), image.rank())
+    };
+    let index = |(file, rank): (usize, usize)| rank * 8 + file;
+    if set != BLOCKS {
+        let mut map: Vec<u16> = (0..INPUTS as u16).collect();
+        for rank in 0..n {
+            for file in 0..n {
+                let (from, to) = (index((file, rank)), index(cell(file, rank)));
+                for base in [OWN, THEIRS, BLOCKED] {
+                    map[base + from] = (base + to) as u16;
+                }
+            }
+        }
+        return map;
+    }
+    let mut map: Vec<u16> = (0..BLOCK_INPUTS as u16).collect();
+    for rank in 0..n {
+        for file in 0..n {
+            map[BLOCK_GAPS + index((file, rank))] = (BLOCK_GAPS + index(cell(file, rank))) as u16;
+        }
+    }
+    const POWERS: [usize; 4] = [1, 3, 9, 27];
+    for rank in 0..n.saturating_sub(1) {
+        for file in 0..n.saturating_sub(1) {
+            // The block's cells in pattern-digit order, and their images.
+            let cells = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(df, dr)| cell(file + df, rank + dr));
+            let low_file = cells.iter().map(|&(f, _)| f).min().unwrap_or(0);
+            let low_rank = cells.iter().map(|&(_, r)| r).min().unwrap_or(0);
+            let digit_at = cells.map(|(f, r)| (f - low_file) + 2 * (r - low_rank));
+            let (from, to) = (rank * BLOCK_SIDE + file, low_rank * BLOCK_SIDE + low_file);
+            for pattern in 0..PATTERNS {
+                let image: usize = (0..4)
+                    .map(|k| (pattern / POWERS[k] % 3) * POWERS[digit_at[k]])
+                    .sum();
+                map[from * PATTERNS + pattern] = (to * PATTERNS + image) as u16;
+            }
+        }
+    }
+    map
+}
+
 /// Both games read the same inputs from their 64-bit board.
 macro_rules! board_inputs {
     ($($game:ty),*) => {$(
@@ -225,6 +278,79 @@ mod tests {
         assert!(list.contains(&1));
         // From Black's view the same cell is an opposing stone: digit 2.
         assert!(features(&game, Side::Black).contains(&2));
+    }
+
+    /// Every input of every image is the map's image of the position's
+    /// input, from both views, on positions with gaps and stones of both
+    /// sides in every kind of block; and each map is a permutation.
+    #[test]
+    fn input_maps_rename_inputs_as_the_symmetries_move_the_board() {
+        use crate::symmetry::SYMMETRIES;
+        let mut rng = plateau_core::Rng::new(7);
+        for set in [0, BLOCKS] {
+            for symmetry in 0..SYMMETRIES {
+                let map = input_map(set, 7, symmetry);
+                let mut sorted = map.clone();
+                sorted.sort_unstable();
+                assert!(sorted.iter().enumerate().all(|(i, &f)| usize::from(f) == i));
+            }
+        }
+        let texts = [
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x6/7/7/7/7/7/6o x 0 1",
+            "xxxxxxx/ooooooo/xxxxxxx/ooooooo/xxxxxxx/ooooooo/xxxxxxx o 0 1",
+            "x1-o2x/1-3o1/o5x/7/2-2x1/xo3-o/o1x3x o 3 9",
+        ];
+        let mut games: Vec<Ataxx> = texts.iter().map(|t| Ataxx::from_text(t).unwrap()).collect();
+        // Random playouts from the start add crowded, lopsided positions.
+        for _ in 0..20 {
+            let mut game = crate::gaps::random_gaps(&mut rng);
+            let mut moves = plateau_core::MoveList::new();
+            for _ in 0..rng.below(60) {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            games.push(game);
+        }
+        // The virus game's smaller and larger boards, mid-game.
+        for n in [4, 5, 6, 8] {
+            let mut game = Virus::new(n).unwrap();
+            let mut moves = plateau_core::MoveList::new();
+            for _ in 0..2 * n {
+                game.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                game.play(moves[rng.below(moves.len() as u64) as usize]);
+            }
+            assert_maps_agree(&game, n, |s| game.transformed(s), &format!("virus {n}x{n}"));
+        }
+        for game in &games {
+            assert_maps_agree(game, 7, |s| game.transformed(s), &game.to_text());
+        }
+    }
+
+    /// Each side's inputs of each image of `game` (on an `n x n` board) are
+    /// the maps' images of its own, in both sets.
+    fn assert_maps_agree<G: NetInputs>(game: &G, n: usize, image: impl Fn(usize) -> G, what: &str) {
+        for set in [0, BLOCKS] {
+            for symmetry in 0..crate::symmetry::SYMMETRIES {
+                let map = input_map(set, n, symmetry);
+                let image = image(symmetry);
+                for side in [Side::White, Side::Black] {
+                    let mut mapped = Vec::new();
+                    game.active_features(set, side, &mut |f| mapped.push(usize::from(map[f])));
+                    let mut direct = Vec::new();
+                    image.active_features(set, side, &mut |f| direct.push(f));
+                    mapped.sort_unstable();
+                    direct.sort_unstable();
+                    assert_eq!(mapped, direct, "{what}: set {set}, symmetry {symmetry}");
+                }
+            }
+        }
     }
 
     #[test]

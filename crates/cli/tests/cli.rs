@@ -734,7 +734,9 @@ fn train_reads_an_input_set_with_symmetries_and_the_network_plays() {
     ]);
     assert!(train.status.success(), "{}", stderr(&train));
     assert!(
-        stderr(&train).contains("8 images each; inputs blocks, 4033"),
+        stderr(&train).contains(
+            "8 images each, read through the symmetries' input maps; inputs blocks, 4033"
+        ),
         "{}",
         stderr(&train)
     );

@@ -94,6 +94,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
                 game.transformed(symmetries[s])
             })
         },
+        input_maps: None,
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Abalone, _>(
                 profile,

@@ -22,6 +22,13 @@ fn virus_size(spec: &GameSpec) -> usize {
         .unwrap_or(plateau_ataxx::DEFAULT_SIZE)
 }
 
+/// The input maps of the eight symmetries of an `n x n` board.
+fn symmetry_maps(set: usize, n: usize) -> Vec<Vec<u16>> {
+    (0..SYMMETRIES)
+        .map(|symmetry| plateau_ataxx::inputs::input_map(set, n, symmetry))
+        .collect()
+}
+
 /// Boards up to 8x8 run on 64-bit boards; 9x9 needs the wide type.
 fn is_wide(spec: &GameSpec) -> bool {
     virus_size(spec) > 8
@@ -295,6 +302,9 @@ pub(crate) static VIRUS_INFO: GameInfo = GameInfo {
                 game.transformed(s)
             })
         },
+        input_maps: Some(|spec, set| {
+            (!is_wide(spec)).then(|| symmetry_maps(set, virus_size(spec)))
+        }),
         engine: |spec, net, profile, seed| {
             if is_wide(spec) {
                 return Err(format!(
@@ -386,6 +396,8 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
                 game.transformed(s)
             })
         },
+        // Ataxx is played on 7x7 only.
+        input_maps: Some(|_, set| Some(symmetry_maps(set, plateau_ataxx::DEFAULT_SIZE))),
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Ataxx, _>(
                 profile,

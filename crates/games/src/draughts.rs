@@ -78,6 +78,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
         features: |_, encoding, text, us, them| {
             crate::net_features::<Draughts>(encoding, text, us, them)
         },
+        input_maps: None,
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Draughts, _>(
                 profile,

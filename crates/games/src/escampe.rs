@@ -83,6 +83,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
         features: |_, encoding, text, us, them| {
             crate::net_features::<Escampe>(encoding, text, us, them)
         },
+        input_maps: None,
         engine: |_, net, profile, seed| {
             Ok(engine::with_network::<Escampe, _>(
                 profile,

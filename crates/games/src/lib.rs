@@ -115,6 +115,9 @@ type NetEngine = fn(&GameSpec, Arc<Network>, Profile, u64) -> Result<Box<dyn Any
 type NetFeatures =
     fn(&GameSpec, Encoding, &str, &mut Vec<u16>, &mut Vec<u16>) -> Result<(), String>;
 
+/// The input maps of an input set's symmetries (see [`NetSupport::input_maps`]).
+type InputMaps = fn(&GameSpec, usize) -> Option<Vec<Vec<u16>>>;
+
 /// Which inputs to read a position into, and under which symmetry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Encoding {
@@ -136,6 +139,12 @@ pub struct NetSupport {
     /// The inputs of a position text: the side to move's view into the first
     /// list, the other side's into the second (both cleared first).
     pub features: NetFeatures,
+    /// Where a symmetry only renames the inputs of a set: one map per
+    /// symmetry (`maps[s][f]`: what input `f` becomes in the image under
+    /// `s`), so that a trainer stores each position once and reads its
+    /// images through the maps. `None`, or `None` for a set or variant:
+    /// images are encoded one by one through [`NetSupport::features`].
+    pub input_maps: Option<InputMaps>,
     pub(crate) engine: NetEngine,
     /// The networks the game ships (embedded in the binary), one per variant
     /// that has one: `master` plays the one trained for its variant unless

@@ -16,22 +16,58 @@ use plateau_core::Rng;
 use plateau_core::net::{Activation, MAX_HIDDEN, Network, QA, QB, WEIGHT_CLIP};
 
 /// Training positions as network inputs, with their targets' parts.
+///
+/// Two ways to hold a position's images under the board's symmetries:
+/// each image pushed as its own sample ([`Encoded::with_images`], for any
+/// inputs), or the position stored once and each image read through an
+/// input map ([`Encoded::with_maps`], where a symmetry only renames
+/// inputs): eight times less memory for eight images, so a session's data
+/// and the last one's fit in one training run.
 #[derive(Clone, Debug, Default)]
 pub struct Encoded {
-    /// The inputs of every sample: the side to move's, then the other side's.
+    /// The inputs of every stored sample: the side to move's, then the
+    /// other side's.
     features: Vec<u16>,
-    /// Where each sample's two lists start and end in `features`: sample
-    /// `i`'s are `bounds[2i]..bounds[2i+1]` and `bounds[2i+1]..bounds[2i+2]`.
-    /// 64-bit: ten million Ataxx positions in their eight images hold six
-    /// billion inputs, past what 32 bits count.
+    /// Where each stored sample's two lists start and end in `features`:
+    /// sample `i`'s are `bounds[2i]..bounds[2i+1]` and
+    /// `bounds[2i+1]..bounds[2i+2]`. 64-bit: ten million Ataxx positions in
+    /// their eight images hold six billion inputs, past what 32 bits count.
     bounds: Vec<u64>,
-    /// Search scores, evaluation units.
+    /// Search scores, evaluation units, one per stored sample.
     scores: Vec<f32>,
-    /// Results: 0, ½, 1.
+    /// Results: 0, ½, 1, one per stored sample.
     results: Vec<f32>,
     /// Consecutive samples that are images of one position (its symmetries):
     /// the validation split keeps them together.
     images: usize,
+    /// With maps: `maps[s][f]` is the input that input `f` of a stored
+    /// position becomes in its image under symmetry `s`. Empty: samples are
+    /// stored as they are trained on.
+    maps: Vec<Vec<u16>>,
+    /// With maps: the symmetry of each sample, `images` of them per stored
+    /// position.
+    symmetries: Vec<u8>,
+}
+
+/// One sample's inputs: two stored lists, read through a map for an image.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    us: &'a [u16],
+    them: &'a [u16],
+    map: Option<&'a [u16]>,
+}
+
+impl Sides<'_> {
+    /// The inputs of one side (0: the side to move), mapped.
+    #[inline]
+    fn inputs(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
+        let list = if side == 0 { self.us } else { self.them };
+        let map = self.map;
+        list.iter().map(move |&f| match map {
+            Some(map) => usize::from(map[usize::from(f)]),
+            None => usize::from(f),
+        })
+    }
 }
 
 impl Encoded {
@@ -49,6 +85,44 @@ impl Encoded {
         }
     }
 
+    /// Positions pushed once each ([`Encoded::push_images`]) and trained on
+    /// in `images` of their images, read through `maps` (one per symmetry,
+    /// the identity first; each a permutation of the inputs).
+    pub fn with_maps(maps: Vec<Vec<u16>>, images: usize) -> Result<Encoded, String> {
+        if maps.is_empty() || maps.len() > 256 {
+            return Err(format!("{} input maps: 1 to 256 are kept", maps.len()));
+        }
+        if !(1..=maps.len()).contains(&images) {
+            return Err(format!("{images} images of {} symmetries", maps.len()));
+        }
+        let inputs = maps[0].len();
+        for (s, map) in maps.iter().enumerate() {
+            let mut seen = vec![false; inputs];
+            for &f in map {
+                match seen.get_mut(usize::from(f)) {
+                    Some(slot) if !*slot => *slot = true,
+                    _ => {
+                        return Err(format!(
+                            "input map {s} is not a permutation of {inputs} inputs"
+                        ));
+                    }
+                }
+            }
+            if map.len() != inputs {
+                return Err(format!(
+                    "input map {s} has {} inputs, not {inputs}",
+                    map.len()
+                ));
+            }
+        }
+        Ok(Encoded {
+            bounds: vec![0],
+            images,
+            maps,
+            ..Encoded::default()
+        })
+    }
+
     /// Adds a sample: the inputs from the side to move's view, from the
     /// other's, its search score and its result.
     pub fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
@@ -60,27 +134,109 @@ impl Encoded {
         self.results.push(result);
     }
 
+    /// Adds a position to data made [`Encoded::with_maps`], trained on in
+    /// its images under `symmetries` (as many as the data's images).
+    pub fn push_images(
+        &mut self,
+        us: &[u16],
+        them: &[u16],
+        score: f32,
+        result: f32,
+        symmetries: &[usize],
+    ) -> Result<(), String> {
+        if self.maps.is_empty() {
+            return Err("positions with images need data made with input maps".into());
+        }
+        if symmetries.len() != self.images {
+            return Err(format!(
+                "{} images given where each position has {}",
+                symmetries.len(),
+                self.images
+            ));
+        }
+        if let Some(&s) = symmetries.iter().find(|&&s| s >= self.maps.len()) {
+            return Err(format!("symmetry {s} of {}", self.maps.len()));
+        }
+        let inputs = self.maps[0].len();
+        if let Some(&f) = us.iter().chain(them).find(|&&f| usize::from(f) >= inputs) {
+            return Err(format!("input {f} is past the maps' {inputs}"));
+        }
+        self.push(us, them, score, result);
+        self.symmetries.extend(symmetries.iter().map(|&s| s as u8));
+        Ok(())
+    }
+
+    /// Whether `image`, a position's inputs (from one view) encoded under
+    /// `symmetry`, is what this data's map of that symmetry makes of
+    /// `inputs`, the position's own: the check of a game's maps.
+    pub fn maps_agree(&self, symmetry: usize, inputs: &[u16], image: &[u16]) -> bool {
+        let Some(map) = self.maps.get(symmetry) else {
+            return false;
+        };
+        let mut mapped = Vec::with_capacity(inputs.len());
+        for &f in inputs {
+            match map.get(usize::from(f)) {
+                Some(&g) => mapped.push(g),
+                None => return false,
+            }
+        }
+        let mut image = image.to_vec();
+        mapped.sort_unstable();
+        image.sort_unstable();
+        mapped == image
+    }
+
+    /// Samples to train on (each image counts).
     pub fn len(&self) -> usize {
-        self.scores.len()
+        if self.maps.is_empty() {
+            self.scores.len()
+        } else {
+            self.symmetries.len()
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.scores.is_empty()
+        self.len() == 0
     }
 
-    fn sides(&self, i: usize) -> (&[u16], &[u16]) {
+    /// The stored sample that sample `i` reads.
+    #[inline]
+    fn stored(&self, i: usize) -> usize {
+        if self.maps.is_empty() {
+            i
+        } else {
+            i / self.images
+        }
+    }
+
+    #[inline]
+    fn sides(&self, i: usize) -> Sides<'_> {
         let b = |k: usize| self.bounds[k] as usize;
-        (
-            &self.features[b(2 * i)..b(2 * i + 1)],
-            &self.features[b(2 * i + 1)..b(2 * i + 2)],
-        )
+        let j = self.stored(i);
+        Sides {
+            us: &self.features[b(2 * j)..b(2 * j + 1)],
+            them: &self.features[b(2 * j + 1)..b(2 * j + 2)],
+            map: (!self.maps.is_empty())
+                .then(|| self.maps[usize::from(self.symmetries[i])].as_slice()),
+        }
     }
 
     /// The largest input index used, plus one.
     pub fn inputs_used(&self) -> usize {
+        let largest = |f: u16| -> usize {
+            if self.maps.is_empty() {
+                usize::from(f)
+            } else {
+                self.maps
+                    .iter()
+                    .map(|map| usize::from(map[usize::from(f)]))
+                    .max()
+                    .unwrap_or(0)
+            }
+        };
         self.features
             .iter()
-            .map(|&f| usize::from(f) + 1)
+            .map(|&f| largest(f) + 1)
             .max()
             .unwrap_or(0)
     }
@@ -211,10 +367,10 @@ impl FloatNet {
         }
     }
 
-    fn accumulate(&self, inputs: &[u16], acc: &mut [f32]) {
+    fn accumulate(&self, inputs: impl Iterator<Item = usize>, acc: &mut [f32]) {
         acc.copy_from_slice(&self.b1);
-        for &f in inputs {
-            let row = &self.w1[usize::from(f) * self.hidden..(usize::from(f) + 1) * self.hidden];
+        for f in inputs {
+            let row = &self.w1[f * self.hidden..(f + 1) * self.hidden];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a += w;
             }
@@ -225,8 +381,8 @@ impl FloatNet {
     pub fn forward(&self, us: &[u16], them: &[u16]) -> f32 {
         let mut a = vec![0.0; self.hidden];
         let mut b = vec![0.0; self.hidden];
-        self.accumulate(us, &mut a);
-        self.accumulate(them, &mut b);
+        self.accumulate(us.iter().map(|&f| usize::from(f)), &mut a);
+        self.accumulate(them.iter().map(|&f| usize::from(f)), &mut b);
         self.output(&a, &b)
     }
 
@@ -333,7 +489,7 @@ impl Params {
 /// reported as epoch 0, its validation loss before any step: how well the
 /// earlier generation already predicts the new data, which the epochs
 /// after it must beat for the new data to have taught anything.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochReport {
     pub epoch: usize,
     pub epochs: usize,
@@ -371,7 +527,8 @@ fn shuffle(items: &mut [usize], rng: &mut Rng) {
 
 /// The target of sample `i`.
 fn target(data: &Encoded, i: usize, scale: f32, lambda: f32) -> f32 {
-    lambda * sigmoid(data.scores[i] / scale) + (1.0 - lambda) * data.results[i]
+    let j = data.stored(i);
+    lambda * sigmoid(data.scores[j] / scale) + (1.0 - lambda) * data.results[j]
 }
 
 /// The prediction and the target for sample `i`, leaving the two sides'
@@ -384,9 +541,9 @@ fn predict(
     a: &mut [f32],
     b: &mut [f32],
 ) -> (f32, f32) {
-    let (us, them) = data.sides(i);
-    net.accumulate(us, a);
-    net.accumulate(them, b);
+    let sides = data.sides(i);
+    net.accumulate(sides.inputs(0), a);
+    net.accumulate(sides.inputs(1), b);
     (
         sigmoid(net.output(a, b)),
         target(data, i, net.scale, lambda),
@@ -405,13 +562,13 @@ fn backprop(
     let h = net.hidden;
     let mut loss = 0.0;
     for &i in indices {
-        let (us, them) = data.sides(i);
+        let sides = data.sides(i);
         let [a, b, d] = scratch;
         let (p, t) = predict(net, data, i, lambda, a, b);
         loss += f64::from((p - t) * (p - t));
         let dy = 2.0 * (p - t) * p * (1.0 - p);
         grad.b2 += dy;
-        for (side, inputs) in [(0, us), (1, them)] {
+        for side in 0..2 {
             let acc = if side == 0 { &*a } else { &*b };
             let w2 = &net.w2[side * h..(side + 1) * h];
             let g2 = &mut grad.w2[side * h..(side + 1) * h];
@@ -421,8 +578,8 @@ fn backprop(
                 d[k] = dy * w2[k] * slope(net.activation, x);
                 grad.b1[k] += d[k];
             }
-            for &f in inputs {
-                let row = &mut grad.w1[usize::from(f) * h..(usize::from(f) + 1) * h];
+            for f in sides.inputs(side) {
+                let row = &mut grad.w1[f * h..(f + 1) * h];
                 for (g, &dk) in row.iter_mut().zip(d.iter()) {
                     *g += dk;
                 }
@@ -732,6 +889,107 @@ mod tests {
         assert!(train(&data, 40, &TrainConfig::default(), |_| {}).is_err());
     }
 
+    /// Images read through input maps train exactly as the same images
+    /// stored one by one: same samples, same order, same split, same sums.
+    #[test]
+    fn images_through_maps_train_as_stored_images() {
+        let toy = toy_data(600, 11);
+        let maps: Vec<Vec<u16>> = vec![
+            (0..40).collect(),
+            (0..40).rev().collect(),
+            (0..40).map(|f| (f + 7) % 40).collect(),
+        ];
+        let (mut stored, mut mapped) = (
+            Encoded::with_images(2),
+            Encoded::with_maps(maps.clone(), 2).unwrap(),
+        );
+        let mut rng = Rng::new(5);
+        for i in 0..toy.len() {
+            let Sides { us, them, .. } = toy.sides(i);
+            let (score, result) = (toy.scores[i], toy.results[i]);
+            // The position and one other image, drawn as the trainer does.
+            let symmetries = [0, 1 + rng.below(2) as usize];
+            for &s in &symmetries {
+                let image = |list: &[u16]| -> Vec<u16> {
+                    list.iter().map(|&f| maps[s][usize::from(f)]).collect()
+                };
+                stored.push(&image(us), &image(them), score, result);
+            }
+            mapped
+                .push_images(us, them, score, result, &symmetries)
+                .unwrap();
+        }
+        assert_eq!(stored.len(), mapped.len());
+        assert_eq!(stored.inputs_used(), mapped.inputs_used());
+        let config = TrainConfig {
+            hidden: 16,
+            epochs: 3,
+            batch: 64,
+            scale: Some(100.0),
+            threads: 2,
+            ..TrainConfig::default()
+        };
+        let mut reports = (Vec::new(), Vec::new());
+        let a = train(&stored, 40, &config, |r| reports.0.push(*r)).unwrap();
+        let b = train(&mapped, 40, &config, |r| reports.1.push(*r)).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(reports.0, reports.1);
+        // The mapped images are not the positions themselves: training on
+        // the positions alone gives another network.
+        let mut plain = Encoded::with_maps(maps, 2).unwrap();
+        for i in 0..toy.len() {
+            let Sides { us, them, .. } = toy.sides(i);
+            plain
+                .push_images(us, them, toy.scores[i], toy.results[i], &[0, 0])
+                .unwrap();
+        }
+        assert_ne!(train(&plain, 40, &config, |_| {}).unwrap(), a);
+    }
+
+    #[test]
+    fn bad_input_maps_and_images_are_refused() {
+        assert!(Encoded::with_maps(vec![], 1).is_err());
+        assert!(
+            Encoded::with_maps(vec![vec![0, 1, 1]], 1).is_err(),
+            "not a permutation"
+        );
+        assert!(
+            Encoded::with_maps(vec![vec![0, 1], vec![1, 0, 2]], 1).is_err(),
+            "sizes"
+        );
+        assert!(
+            Encoded::with_maps(vec![vec![0, 1]], 2).is_err(),
+            "more images than maps"
+        );
+        let mut data = Encoded::with_maps(vec![vec![0, 1, 2], vec![2, 1, 0]], 2).unwrap();
+        assert!(
+            data.push_images(&[0], &[1], 0.0, 0.5, &[0]).is_err(),
+            "one image of two"
+        );
+        assert!(
+            data.push_images(&[0], &[1], 0.0, 0.5, &[0, 2]).is_err(),
+            "no symmetry 2"
+        );
+        assert!(
+            data.push_images(&[3], &[1], 0.0, 0.5, &[0, 1]).is_err(),
+            "input 3 of 3"
+        );
+        assert!(data.is_empty(), "a refused position is not half stored");
+        data.push_images(&[0], &[1], 0.0, 0.5, &[0, 1]).unwrap();
+        assert_eq!((data.len(), data.inputs_used()), (2, 3));
+        assert!(
+            Encoded::new()
+                .push_images(&[0], &[1], 0.0, 0.5, &[0])
+                .is_err()
+        );
+        // The check of a game's maps against images encoded one by one.
+        assert!(data.maps_agree(1, &[0, 1], &[1, 2]));
+        assert!(data.maps_agree(1, &[1, 0], &[1, 2]), "in any order");
+        assert!(!data.maps_agree(1, &[0, 1], &[0, 1]));
+        assert!(!data.maps_agree(2, &[0], &[0]), "no symmetry 2");
+        assert!(!data.maps_agree(0, &[3], &[3]), "input 3 of 3");
+    }
+
     #[test]
     fn the_quantised_network_agrees_with_the_float_one() {
         for activation in [Activation::Clipped, Activation::SquaredClipped] {
@@ -756,7 +1014,7 @@ mod tests {
         let quantised = net.quantise("toy", "toys", "test");
         let (mut worst, mut total) = (0f32, 0f32);
         for i in 0..200 {
-            let (us, them) = data.sides(i);
+            let Sides { us, them, .. } = data.sides(i);
             let float = net.evaluate(us, them);
             let (mut a, mut b) = (vec![0i16; 32], vec![0i16; 32]);
             let sum = |list: &[u16], acc: &mut Vec<i16>| {

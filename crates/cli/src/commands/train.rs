@@ -122,14 +122,17 @@ pub fn run(args: TrainArgs) -> Result<()> {
     if args.scale.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         bail!("--scale must be a positive number");
     }
-    // The starting network and the input set it reads.
+    // The starting network, the input set it reads, and its path.
     let init = match &args.init {
-        Some(path) => Some(read_start(path, &game, support.sets)?),
+        Some(path) => {
+            let (net, set) = read_start(path, &game, support.sets)?;
+            Some((net, set, path))
+        }
         None => None,
     };
     let names: Vec<&str> = support.sets.iter().map(|set| set.name).collect();
     let set = match &args.inputs {
-        None => init.as_ref().map_or(0, |&(_, set)| set),
+        None => init.as_ref().map_or(0, |&(_, set, _)| set),
         Some(name) => support
             .sets
             .iter()
@@ -146,14 +149,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
         (Some(name), _) => Activation::from_name(name).with_context(|| {
             format!("--activation {name:?}: the activations are crelu and screlu")
         })?,
-        (None, Some((net, _))) => net.activation,
+        (None, Some((net, _, _))) => net.activation,
         (None, None) => Activation::Clipped,
     };
     let hidden = args
         .hidden
-        .or(init.as_ref().map(|(net, _)| net.hidden))
+        .or(init.as_ref().map(|(net, _, _)| net.hidden))
         .unwrap_or(128);
-    if let (Some((net, net_set)), Some(path)) = (&init, &args.init) {
+    if let Some((net, net_set, path)) = &init {
         if (*net_set, net.hidden, net.activation) != (set, hidden, activation) {
             bail!(
                 "--init {}: that network is {} {}x{} {}; it cannot start a {} {inputs}x{hidden} {} one",
@@ -181,8 +184,21 @@ pub fn run(args: TrainArgs) -> Result<()> {
         );
     }
     let started = Instant::now();
-    let mut encoded = Encoded::with_images(images);
+    // Where the symmetries only rename inputs, each position is stored once
+    // and its images are read through the maps (eight times less memory).
+    let maps = match support.input_maps {
+        Some(maps) if images > 1 => maps(&spec, set),
+        _ => None,
+    };
+    let mapped = maps.is_some();
+    let mut encoded = match maps {
+        Some(maps) => Encoded::with_maps(maps, images)
+            .map_err(|err| anyhow::anyhow!("{game}'s input maps: {err}"))?,
+        None => Encoded::with_images(images),
+    };
     let (mut us, mut them) = (Vec::new(), Vec::new());
+    let (mut image_us, mut image_them) = (Vec::new(), Vec::new());
+    let mut checked = 0;
     let mut rng = Rng::new(args.seed ^ 0x5359_4d4d);
     for path in &args.data {
         let mut reader = DataReader::open(path)?;
@@ -195,27 +211,58 @@ pub fn run(args: TrainArgs) -> Result<()> {
         }
         while let Some(block) = reader.next_block()? {
             for sample in block {
-                for symmetry in chosen_symmetries(support.symmetries, images, &mut rng) {
+                let read = |symmetry: usize, us: &mut Vec<u16>, them: &mut Vec<u16>| {
                     let encoding = Encoding { set, symmetry };
-                    (support.features)(&spec, encoding, &sample.position, &mut us, &mut them)
-                        .map_err(|err| {
-                            anyhow::anyhow!(
-                                "{}: position {:?}: {err}",
-                                path.display(),
-                                sample.position
-                            )
-                        })?;
-                    encoded.push(&us, &them, f32::from(sample.score), sample.result.score());
+                    (support.features)(&spec, encoding, &sample.position, us, them).map_err(|err| {
+                        anyhow::anyhow!("{}: position {:?}: {err}", path.display(), sample.position)
+                    })
+                };
+                let (score, result) = (f32::from(sample.score), sample.result.score());
+                let symmetries = chosen_symmetries(support.symmetries, images, &mut rng);
+                if !mapped {
+                    for &symmetry in &symmetries {
+                        read(symmetry, &mut us, &mut them)?;
+                        encoded.push(&us, &them, score, result);
+                    }
+                    continue;
                 }
+                read(0, &mut us, &mut them)?;
+                // The maps are the game's claim; the first positions check
+                // it against the images encoded one by one.
+                if checked < CHECKED_POSITIONS {
+                    checked += 1;
+                    for &symmetry in &symmetries {
+                        read(symmetry, &mut image_us, &mut image_them)?;
+                        if !encoded.maps_agree(symmetry, &us, &image_us)
+                            || !encoded.maps_agree(symmetry, &them, &image_them)
+                        {
+                            bail!(
+                                "{game}'s input map of symmetry {symmetry} disagrees with the \
+                                 image of position {:?} (a bug: train with --symmetries 1)",
+                                sample.position
+                            );
+                        }
+                    }
+                }
+                encoded
+                    .push_images(&us, &them, score, result, &symmetries)
+                    .map_err(|err| {
+                        anyhow::anyhow!("{}: position {:?}: {err}", path.display(), sample.position)
+                    })?;
             }
         }
     }
     eprintln!(
-        "{} positions of {game} read in {} ({} samples: {images} image{} each; inputs {}, {inputs})",
+        "{} positions of {game} read in {} ({} samples: {images} image{} each{}; inputs {}, {inputs})",
         encoded.len() / images,
         clock(started.elapsed().as_secs_f64()),
         encoded.len(),
         if images == 1 { "" } else { "s" },
+        if mapped {
+            ", read through the symmetries' input maps"
+        } else {
+            ""
+        },
         names[set]
     );
     let config = TrainConfig {
@@ -229,9 +276,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
         scale: args.scale,
         seed: args.seed,
         threads: args.threads.unwrap_or_else(available_threads),
-        init: init.as_ref().map(|(net, _)| FloatNet::from_network(net)),
+        init: init.as_ref().map(|(net, _, _)| FloatNet::from_network(net)),
     };
-    if let (Some((net, _)), Some(path)) = (&init, &args.init) {
+    if let Some((net, _, path)) = &init {
         eprintln!(
             "starting from {} (hash {:016x}, scale {:.1})",
             path.display(),
@@ -264,8 +311,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let data_names: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     // With --init the scale is the starting network's, and its own recipe
     // says how it was made.
-    let (scale_or_start, start) = match (&init, &args.init) {
-        (Some((start, _)), Some(path)) => (
+    let (scale_or_start, start) = match &init {
+        Some((start, _, path)) => (
             format!("--init {}", path.display()),
             format!(
                 "; the starting network, hash {:016x}: {}",
@@ -273,7 +320,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 start.recipe
             ),
         ),
-        _ => (format!("--scale {}", net.scale), String::new()),
+        None => (format!("--scale {}", net.scale), String::new()),
     };
     let recipe = format!(
         "plateau train {game} --data {} --inputs {} --activation {} --symmetries {images} \
@@ -323,6 +370,10 @@ fn read_start(path: &Path, game: &str, sets: &[InputSet]) -> Result<(Network, us
         .map_err(|err| anyhow::anyhow!("--init {}: {err}", path.display()))?;
     Ok(net)
 }
+
+/// Positions of a run whose images are encoded one by one as well, to check
+/// the game's input maps.
+const CHECKED_POSITIONS: usize = 1000;
 
 /// The symmetries to train a position on: all of them when `images` is
 /// their number; otherwise the position itself and `images - 1` others drawn
