@@ -124,8 +124,17 @@ impl Encoded {
     }
 
     /// Adds a sample: the inputs from the side to move's view, from the
-    /// other's, its search score and its result.
+    /// other's, its search score and its result. Data made with maps takes
+    /// positions through [`Encoded::push_images`] instead.
     pub fn push(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
+        assert!(
+            self.maps.is_empty(),
+            "data with input maps takes positions through push_images"
+        );
+        self.store(us, them, score, result);
+    }
+
+    fn store(&mut self, us: &[u16], them: &[u16], score: f32, result: f32) {
         self.features.extend_from_slice(us);
         self.bounds.push(self.features.len() as u64);
         self.features.extend_from_slice(them);
@@ -161,7 +170,7 @@ impl Encoded {
         if let Some(&f) = us.iter().chain(them).find(|&&f| usize::from(f) >= inputs) {
             return Err(format!("input {f} is past the maps' {inputs}"));
         }
-        self.push(us, them, score, result);
+        self.store(us, them, score, result);
         self.symmetries.extend(symmetries.iter().map(|&s| s as u8));
         Ok(())
     }
