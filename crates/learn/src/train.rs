@@ -97,6 +97,12 @@ impl Encoded {
         }
         let inputs = maps[0].len();
         for (s, map) in maps.iter().enumerate() {
+            if map.len() != inputs {
+                return Err(format!(
+                    "input map {s} has {} inputs, not {inputs}",
+                    map.len()
+                ));
+            }
             let mut seen = vec![false; inputs];
             for &f in map {
                 match seen.get_mut(usize::from(f)) {
@@ -107,12 +113,6 @@ impl Encoded {
                         ));
                     }
                 }
-            }
-            if map.len() != inputs {
-                return Err(format!(
-                    "input map {s} has {} inputs, not {inputs}",
-                    map.len()
-                ));
             }
         }
         Ok(Encoded {
@@ -230,22 +230,26 @@ impl Encoded {
         }
     }
 
-    /// The largest input index used, plus one.
+    /// The largest input index used, plus one. With maps, the largest
+    /// image of an input used: each stored input is looked up once, not
+    /// once per map and per occurrence.
     pub fn inputs_used(&self) -> usize {
-        let largest = |f: u16| -> usize {
-            if self.maps.is_empty() {
-                usize::from(f)
-            } else {
-                self.maps
-                    .iter()
-                    .map(|map| usize::from(map[usize::from(f)]))
-                    .max()
-                    .unwrap_or(0)
-            }
-        };
-        self.features
+        let stored = self
+            .features
             .iter()
-            .map(|&f| largest(f) + 1)
+            .map(|&f| usize::from(f) + 1)
+            .max()
+            .unwrap_or(0);
+        if self.maps.is_empty() {
+            return stored;
+        }
+        let mut used = vec![false; stored];
+        for &f in &self.features {
+            used[usize::from(f)] = true;
+        }
+        (0..stored)
+            .filter(|&f| used[f])
+            .flat_map(|f| self.maps.iter().map(move |map| usize::from(map[f]) + 1))
             .max()
             .unwrap_or(0)
     }
