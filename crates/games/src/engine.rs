@@ -391,6 +391,7 @@ pub enum Switch {
     Aspiration,
     Extension,
     EarlyStop,
+    TimeAdapt,
     NullMove,
     ReverseFutility,
     Futility,
@@ -425,7 +426,7 @@ pub struct SwitchRow {
 impl Switch {
     /// Every switch, in the order engine texts print them (and the index of
     /// [`Tweaks::switches`]).
-    pub const ALL: [Switch; 22] = [
+    pub const ALL: [Switch; 23] = [
         Switch::Pvs,
         Switch::Killers,
         Switch::History,
@@ -434,6 +435,7 @@ impl Switch {
         Switch::Aspiration,
         Switch::Extension,
         Switch::EarlyStop,
+        Switch::TimeAdapt,
         Switch::NullMove,
         Switch::ReverseFutility,
         Switch::Futility,
@@ -477,6 +479,12 @@ impl Switch {
                 "stop deepening on settled or forced results",
                 false,
                 |o| &mut o.early_stop,
+            ),
+            Switch::TimeAdapt => row(
+                "time-adapt",
+                "on a clock, more time while the score falls or the choice is close, less when one move stands out",
+                false,
+                |o| &mut o.time_adapt,
             ),
             Switch::NullMove => row("nmp", "null-move pruning", true, |o| &mut o.null_move),
             Switch::ReverseFutility => row("rfp", "reverse futility pruning", true, |o| {
@@ -1127,6 +1135,7 @@ mod tests {
             ("aspiration", "aspiration"),
             ("extension", "single_reply_extension"),
             ("early-stop", "early_stop"),
+            ("time-adapt", "time_adapt"),
             ("nmp", "null_move"),
             ("rfp", "reverse_futility"),
             ("futility", "futility"),

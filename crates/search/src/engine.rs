@@ -1,7 +1,7 @@
 //! The search itself: iterative deepening over a principal variation search,
 //! generic over any [`Game`] and [`Evaluator`].
 
-use crate::limits::{Budget, Limits};
+use crate::limits::{Budget, Limits, Progress};
 use crate::options::Options;
 use crate::score;
 use crate::table::Table;
@@ -307,6 +307,44 @@ impl Drop for Finish<'_> {
     }
 }
 
+/// Iterations shallower than this do not count for the score's trend: their
+/// scores swing with the horizon.
+const TREND_DEPTH: u32 = 5;
+
+/// What the best move's share of the root nodes usually is, assumed when
+/// the last iteration did not say (no move beat its window).
+const USUAL_BEST_MOVE_SHARE: f64 = 0.75;
+
+/// The scores of the last few completed iterations, for the score's trend.
+#[derive(Default)]
+struct RecentScores {
+    scores: [i32; 3],
+    len: usize,
+}
+
+impl RecentScores {
+    fn push(&mut self, score: i32) {
+        self.scores.rotate_right(1);
+        self.scores[0] = score;
+        self.len = (self.len + 1).min(self.scores.len());
+    }
+
+    /// How far `score` lies below their mean (positive: falling); 0 before
+    /// any, or where a score is a proven result (its distance in plies is
+    /// not a trend).
+    fn drop_to(&self, score: i32) -> i32 {
+        let recent = &self.scores[..self.len];
+        if recent.is_empty()
+            || score::plies_to_end(score).is_some()
+            || recent.iter().any(|&s| score::plies_to_end(s).is_some())
+        {
+            return 0;
+        }
+        let mean = recent.iter().map(|&s| i64::from(s)).sum::<i64>() / recent.len() as i64;
+        (mean - i64::from(score)) as i32
+    }
+}
+
 /// The main thread's iterative deepening: one iteration per depth until the
 /// limits or the time policy say stop; fills `result` as iterations complete.
 fn deepen<G: Game, E: Evaluator<G>>(
@@ -321,6 +359,7 @@ fn deepen<G: Game, E: Evaluator<G>>(
     let mut game = game.clone();
     let mut stable_iterations = 0;
     let mut previous_score = 0;
+    let mut recent_scores = RecentScores::default();
     for depth in 1..=max_depth {
         let iteration_best = search.mem.root_moves[0];
         search.root_best = None;
@@ -366,6 +405,10 @@ fn deepen<G: Game, E: Evaluator<G>>(
             stable_iterations = 0;
         }
         previous_score = score;
+        let score_drop = recent_scores.drop_to(score);
+        if depth >= TREND_DEPTH {
+            recent_scores.push(score);
+        }
         if search.total_nodes() >= search.control.node_limit {
             break;
         }
@@ -377,13 +420,12 @@ fn deepen<G: Game, E: Evaluator<G>>(
             break;
         }
         if let Some(soft) = budget.soft {
-            // Settled best moves need less time, changing ones more.
-            let factor = match stable_iterations {
-                0 => 1.6,
-                1 => 1.0,
-                2 => 0.8,
-                _ => 0.6,
+            let progress = Progress {
+                stable_iterations,
+                score_drop,
+                best_move_share: search.root_best_share.unwrap_or(USUAL_BEST_MOVE_SHARE),
             };
+            let factor = progress.soft_scale(search.options.time_adapt);
             let elapsed = started.elapsed();
             if elapsed >= soft.mul_f64(factor) {
                 break;
@@ -440,4 +482,36 @@ fn take_deeper_helper<G: Game, E: Evaluator<G>>(
         elapsed: result.elapsed,
         pv: result.pv.clone(),
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trend_is_the_fall_below_the_last_three_iterations_mean() {
+        let mut recent = RecentScores::default();
+        assert_eq!(recent.drop_to(-500), 0, "no trend before any iteration");
+        recent.push(40);
+        assert_eq!(recent.drop_to(-20), 60);
+        recent.push(20);
+        recent.push(0);
+        assert_eq!(recent.drop_to(-40), 60, "the mean of 40, 20 and 0 is 20");
+        assert_eq!(recent.drop_to(50), -30, "a rise is a negative drop");
+        recent.push(-100);
+        assert_eq!(
+            recent.drop_to(-40),
+            14,
+            "40 has left: the mean of 20, 0 and -100 is -26"
+        );
+    }
+
+    #[test]
+    fn proven_results_have_no_trend() {
+        let mut recent = RecentScores::default();
+        recent.push(30);
+        assert_eq!(recent.drop_to(-score::WIN + 7), 0, "a loss found");
+        recent.push(score::WIN - 9);
+        assert_eq!(recent.drop_to(0), 0, "a win among the recent scores");
+    }
 }

@@ -37,7 +37,7 @@ mod worker;
 
 pub use engine::{Engine, Info, SearchResult};
 pub use level::{Level, MASTER_MOVETIME};
-pub use limits::{Budget, Clock, Limits, TimePolicy, reserve};
+pub use limits::{Budget, Clock, Limits, Progress, TimePolicy, reserve};
 pub use options::Options;
 pub use table::{Bound, Entry, MAX_MOVE_CODE, Table};
 pub use worker::MAX_PLY;

@@ -118,6 +118,43 @@ impl Budget {
     }
 }
 
+/// How the root search is going after an iteration: what decides how much of
+/// the soft budget a move spends. Strong players think longer when the
+/// outlook darkens or the choice is close, and move quickly when one move
+/// stands out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Iterations in a row that kept the same best move.
+    pub stable_iterations: u32,
+    /// How far the score fell below the mean of the last few iterations'
+    /// (positive: falling), in the evaluation's units.
+    pub score_drop: i32,
+    /// The best move's share of the last iteration's root nodes (0 to 1): near
+    /// one, the other moves were refuted at once.
+    pub best_move_share: f64,
+}
+
+impl Progress {
+    /// The factor on the soft budget: a settled best move spends less, a
+    /// changing one more. With `adapt` (the `time-adapt` switch), a falling
+    /// score spends up to twice as much and the best move's node share
+    /// scales it between 0.6 (one move stands out) and 1.6 (a close choice).
+    pub fn soft_scale(&self, adapt: bool) -> f64 {
+        let stability = match self.stable_iterations {
+            0 => 1.6,
+            1 => 1.0,
+            2 => 0.8,
+            _ => 0.6,
+        };
+        if !adapt {
+            return stability;
+        }
+        let falling = 1.0 + f64::from((self.score_drop - 10).clamp(0, 90)) / 90.0;
+        let effort = (1.0 + 1.5 * (0.75 - self.best_move_share)).clamp(0.6, 1.6);
+        stability * falling * effort
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +190,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn progress(stable_iterations: u32, score_drop: i32, best_move_share: f64) -> Progress {
+        Progress {
+            stable_iterations,
+            score_drop,
+            best_move_share,
+        }
+    }
+
+    #[test]
+    fn without_adapting_only_the_best_moves_stability_counts() {
+        for (stable, factor) in [(0, 1.6), (1, 1.0), (2, 0.8), (3, 0.6), (9, 0.6)] {
+            assert_eq!(progress(stable, 200, 0.1).soft_scale(false), factor);
+            assert_eq!(progress(stable, -200, 1.0).soft_scale(false), factor);
+        }
+    }
+
+    #[test]
+    fn a_falling_score_spends_more_time_up_to_twice() {
+        let at = |drop| progress(1, drop, 0.75).soft_scale(true);
+        assert_eq!(at(-300), 1.0, "a rising score changes nothing");
+        assert_eq!(at(10), 1.0, "nor does noise");
+        assert!(at(30) > at(10) && at(60) > at(30) && at(100) > at(60));
+        assert_eq!(at(100), 2.0);
+        assert_eq!(at(1000), 2.0, "at most twice");
+    }
+
+    #[test]
+    fn one_move_standing_out_spends_less_and_a_close_choice_more() {
+        let at = |share| progress(1, 0, share).soft_scale(true);
+        assert_eq!(at(0.75), 1.0, "a usual share changes nothing");
+        assert!(at(0.95) < at(0.75) && at(0.95) >= 0.6);
+        assert_eq!(at(1.0), 0.625);
+        assert!(at(0.4) > at(0.75));
+        assert_eq!(at(0.0), 1.6, "at most 1.6");
+        // The factors multiply: a changing best move whose score falls in a
+        // close choice gets the most.
+        let most = progress(0, 500, 0.0).soft_scale(true);
+        assert!((most - 1.6 * 2.0 * 1.6).abs() < 1e-9);
     }
 
     #[test]

@@ -29,6 +29,11 @@ pub struct Options {
     pub single_reply_extension: bool,
     /// Stop deepening when the remaining plies are forced or the best move is settled.
     pub early_stop: bool,
+    /// On a clock, spend more of the budget while the score falls or the
+    /// choice is close, less when one move stands out
+    /// ([`crate::Progress::soft_scale`]); off: only the best move's stability
+    /// counts. Off by default: a match did not show it a gain (docs/engine.md).
+    pub time_adapt: bool,
     /// Null-move pruning (with a verification search at high depth).
     pub null_move: bool,
     /// Reverse futility (static null-move) pruning: a static score far above
@@ -103,6 +108,7 @@ impl Options {
             aspiration: true,
             single_reply_extension: true,
             early_stop: true,
+            time_adapt: false,
             null_move: true,
             reverse_futility: true,
             futility: true,

@@ -227,6 +227,9 @@ pub(crate) struct Search<'a, G: Game, E: Evaluator<G>> {
     /// alpha, with its score: what a stopped iteration may still play. The
     /// score an aborted re-search returns says nothing.
     pub(crate) root_best: Option<(G::Move, i32)>,
+    /// The best move's share of the nodes of the last root search; `None`
+    /// when no move beat the window.
+    pub(crate) root_best_share: Option<f64>,
     root_depth: i32,
     /// No null move for the side being verified above this ply.
     null_move_min_ply: usize,
@@ -283,6 +286,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             seldepth: 0,
             stopped: false,
             root_best: None,
+            root_best_share: None,
             root_depth: 0,
             null_move_min_ply: 0,
             margins: Margins::new(options.margin_percent),
@@ -440,6 +444,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
     fn root(&mut self, game: &mut G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITY;
         let mut best_index = 0;
+        let (root_nodes, mut best_nodes) = (self.nodes, None);
         self.mem.pv[0].clear();
         self.mem.frames[0] = Frame {
             static_eval: if game.noisy_is_forced() {
@@ -460,6 +465,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             let mv = self.mem.root_moves[i];
             let mover = game.side_to_move();
             self.mem.frames[0].move_key = Some(game.move_key(mv));
+            let move_nodes = self.nodes;
             self.nodes += 1;
             game.play(mv);
             let score = if i == 0 || !self.options.pvs {
@@ -485,6 +491,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
                     // what a stopped iteration plays).
                     best_index = i;
                     alpha = score;
+                    best_nodes = Some(self.nodes - move_nodes);
                     self.root_best = Some((mv, score));
                     self.update_pv(0, mv);
                     if score >= beta {
@@ -494,6 +501,8 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             }
         }
         self.mem.root_moves[..=best_index].rotate_right(1);
+        self.root_best_share =
+            best_nodes.map(|nodes: u64| nodes as f64 / (self.nodes - root_nodes).max(1) as f64);
         best
     }
 
