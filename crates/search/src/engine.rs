@@ -1,7 +1,7 @@
 //! The search itself: iterative deepening over a principal variation search,
 //! generic over any [`Game`] and [`Evaluator`].
 
-use crate::limits::{Budget, Limits, Progress};
+use crate::limits::{Budget, Limits, Progress, USUAL_BEST_MOVE_SHARE};
 use crate::options::Options;
 use crate::score;
 use crate::table::Table;
@@ -311,10 +311,6 @@ impl Drop for Finish<'_> {
 /// scores swing with the horizon.
 const TREND_DEPTH: u32 = 5;
 
-/// What the best move's share of the root nodes usually is, assumed when
-/// the last iteration did not say (no move beat its window).
-const USUAL_BEST_MOVE_SHARE: f64 = 0.75;
-
 /// The scores of the last few completed iterations, for the score's trend.
 #[derive(Default)]
 struct RecentScores {
@@ -330,13 +326,13 @@ impl RecentScores {
     }
 
     /// How far `score` lies below their mean (positive: falling); 0 before
-    /// any, or where a score is a proven result (its distance in plies is
-    /// not a trend).
+    /// any, or where a score is a proven result, by search or by a table
+    /// (its distance from an evaluation is not a trend).
     fn drop_to(&self, score: i32) -> i32 {
         let recent = &self.scores[..self.len];
         if recent.is_empty()
-            || score::plies_to_end(score).is_some()
-            || recent.iter().any(|&s| score::plies_to_end(s).is_some())
+            || score::is_proven(score)
+            || recent.iter().any(|&s| score::is_proven(s))
         {
             return 0;
         }
@@ -513,5 +509,15 @@ mod tests {
         assert_eq!(recent.drop_to(-score::WIN + 7), 0, "a loss found");
         recent.push(score::WIN - 9);
         assert_eq!(recent.drop_to(0), 0, "a win among the recent scores");
+        let mut recent = RecentScores::default();
+        recent.push(score::proven(plateau_core::Proven::Win, 4, 30));
+        assert_eq!(recent.drop_to(20), 0, "an endgame table's win");
+        recent.push(20);
+        recent.push(10);
+        assert_eq!(
+            recent.drop_to(score::proven(plateau_core::Proven::Loss, 6, 0)),
+            0,
+            "an endgame table's loss"
+        );
     }
 }

@@ -118,6 +118,11 @@ impl Budget {
     }
 }
 
+/// What the best move's share of the root nodes usually is: the share at
+/// which [`Progress::soft_scale`] neither adds time nor saves it, and the one
+/// assumed when an iteration did not say (no move beat its window).
+pub(crate) const USUAL_BEST_MOVE_SHARE: f64 = 0.75;
+
 /// How the root search is going after an iteration: what decides how much of
 /// the soft budget a move spends. Strong players think longer when the
 /// outlook darkens or the choice is close, and move quickly when one move
@@ -150,7 +155,7 @@ impl Progress {
             return stability;
         }
         let falling = 1.0 + f64::from((self.score_drop - 10).clamp(0, 90)) / 90.0;
-        let effort = (1.0 + 1.5 * (0.75 - self.best_move_share)).clamp(0.6, 1.6);
+        let effort = (1.0 + 1.5 * (USUAL_BEST_MOVE_SHARE - self.best_move_share)).clamp(0.6, 1.6);
         stability * falling * effort
     }
 }
