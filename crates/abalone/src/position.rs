@@ -533,4 +533,8 @@ impl Game for Abalone {
     fn from_file(text: &str) -> Result<Abalone, PositionError> {
         crate::text::parse_file(text)
     }
+
+    fn from_file_with_moves(text: &str) -> Result<(Abalone, Vec<Move>), PositionError> {
+        crate::text::parse_file_with_moves(text)
+    }
 }

@@ -7,7 +7,7 @@
 
 use crate::board::{Cell, row_span};
 use crate::position::{LOSING_COUNT, MARBLES};
-use crate::{Abalone, AtTheLimit, DEFAULT_MAX_PLIES};
+use crate::{Abalone, AtTheLimit, DEFAULT_MAX_PLIES, Move};
 use plateau_core::save::{read_count, read_save_file, write_save_file};
 use plateau_core::{Game, PositionError, Side};
 
@@ -183,8 +183,18 @@ pub(crate) fn format_file(position: &Abalone) -> String {
 
 /// Reads what [`format_file`] writes, or a bare position text.
 pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
+    let (mut game, moves) = parse_file_with_moves(text)?;
+    for mv in moves {
+        game.play(mv);
+    }
+    Ok(game)
+}
+
+/// [`parse_file`] as the start position (with the file's counters and rule)
+/// and the moves from it, each checked.
+pub(crate) fn parse_file_with_moves(text: &str) -> Result<(Abalone, Vec<Move>), PositionError> {
     let Some(file) = read_save_file(text, &["ply", "max plies", "at the limit"])? else {
-        return parse_position(text.trim());
+        return Ok((parse_position(text.trim())?, Vec::new()));
     };
     let max_plies =
         read_count(&file, "max plies", u32::MAX.into())?.map_or(DEFAULT_MAX_PLIES, |n| n as u32);
@@ -200,13 +210,13 @@ pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
             ));
         }
     };
-    let start = parse_position(file.start).map_err(|e| e.context("the start position"))?;
-    file.replay(
-        start
-            .with_max_plies(max_plies)
-            .with_at_the_limit(at_the_limit)
-            .with_ply(ply),
-    )
+    let start = parse_position(file.start)
+        .map_err(|e| e.context("the start position"))?
+        .with_max_plies(max_plies)
+        .with_at_the_limit(at_the_limit)
+        .with_ply(ply);
+    let moves = file.moves_from(&start)?;
+    Ok((start, moves))
 }
 
 /// The save file's word for [`AtTheLimit::MoreMarblesWin`].

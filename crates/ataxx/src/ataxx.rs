@@ -456,4 +456,8 @@ impl Game for Ataxx {
     fn from_file(text: &str) -> Result<Ataxx, PositionError> {
         crate::text::parse_ataxx_file(text)
     }
+
+    fn from_file_with_moves(text: &str) -> Result<(Ataxx, Vec<Move>), PositionError> {
+        crate::text::parse_ataxx_file_with_moves(text)
+    }
 }

@@ -5,7 +5,7 @@
 use crate::bits::{Bits, MIN_SIZE};
 use crate::board::{Board, Cell};
 use crate::square::MAX_SIDE;
-use crate::{Ataxx, Square, VirusGame};
+use crate::{Ataxx, Move, Square, VirusGame};
 use plateau_core::save::{read_save_file, write_save_file};
 use plateau_core::{PositionError, Side};
 
@@ -263,6 +263,16 @@ pub(crate) fn parse_ataxx_file(text: &str) -> Result<Ataxx, PositionError> {
     };
     let start = parse_ataxx(file.start).map_err(|e| e.context("the start position"))?;
     file.replay(start)
+}
+
+/// [`parse_ataxx_file`] as the start position and the moves from it.
+pub(crate) fn parse_ataxx_file_with_moves(text: &str) -> Result<(Ataxx, Vec<Move>), PositionError> {
+    let Some(file) = read_save_file(text, &[])? else {
+        return Ok((parse_ataxx(text.trim())?, Vec::new()));
+    };
+    let start = parse_ataxx(file.start).map_err(|e| e.context("the start position"))?;
+    let moves = file.moves_from(&start)?;
+    Ok((start, moves))
 }
 
 pub(crate) fn format_ataxx(game: &Ataxx) -> String {

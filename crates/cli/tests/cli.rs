@@ -311,9 +311,10 @@ fn help_explains_the_subcommands() {
     assert!(stdout(&out).contains("escampe"));
 }
 
-#[test]
-fn analyze_prints_info_per_depth_then_bestmove() {
-    let out = plateau(&[
+/// `plateau analyze` at depth 3 of an Escampe position White wins in two
+/// (the third move takes the unicorn), with `extra` options: its output.
+fn analyze_escampe_win_in_two(extra: &[&str]) -> String {
+    let mut args = vec![
         "analyze",
         "escampe",
         "--position",
@@ -322,9 +323,16 @@ fn analyze_prints_info_per_depth_then_bestmove() {
         "3",
         "--engine",
         "expert",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = plateau(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    stdout(&out)
+}
+
+#[test]
+fn analyze_prints_info_per_depth_then_bestmove() {
+    let text = analyze_escampe_win_in_two(&[]);
     let lines: Vec<&str> = text.lines().collect();
     let best = lines
         .last()
@@ -355,6 +363,112 @@ fn analyze_refuses_a_finished_game_and_unknown_engines() {
     let out = plateau(&["analyze", "escampe", "--engine", "grandmaster"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("unknown engine"), "{}", stderr(&out));
+}
+
+#[test]
+fn annotate_goes_through_a_game_move_by_move() {
+    let text = analyze_escampe_win_in_two(&["--moves", "F6-E5 A1-A2 C2-C1", "--annotate"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains("played") && lines[0].contains("cost"),
+        "{text}"
+    );
+    let moves: Vec<Vec<&str>> = lines[1..4]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        moves.iter().map(|m| (m[0], m[1], m[2])).collect::<Vec<_>>(),
+        [
+            ("1", "white", "F6-E5"),
+            ("2", "black", "A1-A2"),
+            ("3", "white", "C2-C1")
+        ],
+        "{text}"
+    );
+    // The move that ends the game is scored by the result, and the winning
+    // line costs White nothing.
+    assert_eq!(moves[2].iter().rev().nth(1), Some(&"won"), "{text}");
+    assert_eq!(moves[0].last(), Some(&"0"), "{text}");
+    assert!(lines[4].starts_with("result: white wins"), "{text}");
+    assert!(lines[5].starts_with("costliest moves"), "{text}");
+}
+
+/// `plateau analyze GAME --file FILE --annotate` at depth 2: its output.
+fn annotate_file(game: &str, file: &str) -> String {
+    let out = plateau(&[
+        "analyze",
+        game,
+        "--file",
+        file,
+        "--annotate",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn annotate_reads_pdn_and_match_records_and_names_bad_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("game.pdn");
+    std::fs::write(
+        &pdn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+    )
+    .unwrap();
+    let pdn = pdn.to_str().unwrap();
+    let text = annotate_file("draughts", pdn);
+    let played: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take(4)
+        .map(|l| l.split_whitespace().nth(2).unwrap_or(""))
+        .collect();
+    assert_eq!(played, ["32-28", "19-23", "28x19", "14x23"], "{text}");
+    assert!(text.contains("costliest moves"), "{text}");
+    // Without --annotate the same file is its last position.
+    let out = plateau(&["analyze", "draughts", "--file", pdn, "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // A record as `plateau match --record` writes it, two games in the file:
+    // the first is read.
+    let record = dir.path().join("games.txt");
+    std::fs::write(
+        &record,
+        "# event: a match, game 1\n# start: x5o/7/7/7/7/7/o5x x 0 1\n1. f2 b2 2. g1e3 *\n\n\
+         # event: a match, game 2\n# start: x5o/7/7/7/7/7/o5x x 0 1\n1. f1 *\n",
+    )
+    .unwrap();
+    let text = annotate_file("ataxx", record.to_str().unwrap());
+    let plies: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|word| word.parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(plies, ["1", "2", "3"], "{text}");
+
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "# start: x5o/7/7/7/7/7/o5x x 0 1\n1. f2 b2 2. f2 *\n").unwrap();
+    let out = plateau(&[
+        "analyze",
+        "ataxx",
+        "--file",
+        bad.to_str().unwrap(),
+        "--annotate",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("ply 3: f2"), "{}", stderr(&out));
+    let out = plateau(&["analyze", "ataxx", "--annotate", "--depth", "2"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("--annotate needs a game"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -170,6 +170,13 @@ pub trait Game: Clone + Debug + Display + Send + Sync + 'static {
         Self::from_text(text.trim())
     }
 
+    /// Reads what [`Game::to_file`] writes as the position its moves start
+    /// from and those moves, each checked, so that a loaded game keeps them
+    /// (to take back, to annotate). A file that is a bare position has none.
+    fn from_file_with_moves(text: &str) -> Result<(Self, Vec<Self::Move>), PositionError> {
+        Ok((Self::from_file(text)?, Vec::new()))
+    }
+
     /// The record of a game played from `start`: by default its moves numbered
     /// by pairs with the result at the end, under `#` header lines. Games with a
     /// standard record format (PDN for draughts) override it.
@@ -192,6 +199,33 @@ impl std::hash::Hasher for MoveHasher {
             self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         }
     }
+}
+
+/// Reads back the first record of a text [`numbered_record`] wrote (records
+/// follow one another, as `plateau match --record` writes them): its start
+/// position's text (the `# start:` line) and its movetext (the lines not
+/// starting with `#`), for [`crate::play_record`]. The record ends at the
+/// first blank or `#` line after its moves. `None` when there is no `# start:`
+/// line before the moves: the text is not such a record.
+pub fn read_numbered_record(text: &str) -> Option<(&str, String)> {
+    let mut start = None;
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        let ends_moves = line.is_empty() || line.starts_with('#');
+        if ends_moves && !movetext.is_empty() {
+            break;
+        }
+        if let Some(comment) = line.strip_prefix('#') {
+            if let Some(position) = comment.trim_start().strip_prefix("start:") {
+                start.get_or_insert(position.trim());
+            }
+        } else if !line.is_empty() {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    start.map(|start| (start, movetext))
 }
 
 /// The default game record: header lines, then `1. m1 m2 2. m3 m4 ... result`.
@@ -274,5 +308,27 @@ mod tests {
             "# start: START\n# result: white wins (resignation)\n1. a b 2. c 1-0\n"
         );
         assert_eq!(numbered_record("S", &[], None), "# start: S\n*\n");
+    }
+
+    #[test]
+    fn a_numbered_record_reads_back_its_start_and_moves() {
+        let moves: Vec<String> = ["a1b2", "c3", "d4"].iter().map(|s| s.to_string()).collect();
+        let win = Outcome::win(Side::Black, crate::EndReason::Resignation);
+        let text = numbered_record("x5o/7 x 0 1", &moves, Some(win.verdict()));
+        let (start, movetext) = read_numbered_record(&text).expect("a record");
+        assert_eq!(start, "x5o/7 x 0 1");
+        let tokens: Vec<&str> = movetext.split_whitespace().collect();
+        assert_eq!(tokens, ["1.", "a1b2", "c3", "2.", "d4", "0-1"]);
+        // Headers before the start line, blank lines: still read.
+        let text = "# event: a match\n\n# start: S\n1. a b\n2. c\n";
+        let (start, movetext) = read_numbered_record(text).expect("a record");
+        assert_eq!((start, movetext.split_whitespace().count()), ("S", 5));
+        // Several records: the first.
+        let text = "# start: S\n1. a b\n2. c 1-0\n\n# start: T\n1. d 0-1\n";
+        let (start, movetext) = read_numbered_record(text).expect("a record");
+        assert_eq!((start, movetext.trim()), ("S", "1. a b 2. c 1-0"));
+        // A save file or a bare position is not a numbered record.
+        assert_eq!(read_numbered_record("start: S\nmoves: a b\n"), None);
+        assert_eq!(read_numbered_record("x5o/7/7/7/7/7/o5x x 0 1"), None);
     }
 }

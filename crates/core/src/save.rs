@@ -49,6 +49,14 @@ impl<'a> SaveFile<'a> {
             .map_err(|reason| PositionError::illegal(format!("the moves: {reason}")))?;
         Ok(start)
     }
+
+    /// The moves as the game's own, each checked by playing it from `start`
+    /// (which is left as it is): a loaded game that keeps its moves.
+    pub fn moves_from<G: Game>(&self, start: &G) -> Result<Vec<G::Move>, PositionError> {
+        let mut game = start.clone();
+        play_moves(&mut game, &self.moves.join(" "))
+            .map_err(|reason| PositionError::illegal(format!("the moves: {reason}")))
+    }
 }
 
 /// Writes a save file: the start position's text, `fields` (name and value,

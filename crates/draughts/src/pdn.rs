@@ -259,6 +259,16 @@ pub(crate) fn read_position_file(text: &str) -> Result<Draughts, PositionError> 
     Ok(read_game(text)?.final_position())
 }
 
+/// [`read_position_file`] as the position the game starts from and its moves.
+pub(crate) fn read_game_file(text: &str) -> Result<(Draughts, Vec<Move>), PositionError> {
+    let trimmed = text.trim();
+    if trimmed.starts_with("W:") || trimmed.starts_with("B:") {
+        return Ok((Draughts::from_text(trimmed)?, Vec::new()));
+    }
+    let game = read_game(text)?;
+    Ok((game.start, game.moves))
+}
+
 /// One token of movetext and the line it starts on.
 struct Reader<'a> {
     text: &'a str,

@@ -700,6 +700,10 @@ impl Game for Draughts {
     fn from_file(text: &str) -> Result<Draughts, PositionError> {
         crate::pdn::read_position_file(text)
     }
+
+    fn from_file_with_moves(text: &str) -> Result<(Draughts, Vec<Move>), PositionError> {
+        crate::pdn::read_game_file(text)
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Abalone in the registry.
 
-use crate::{GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase};
+use crate::{
+    GameInfo, GameSpec, NetSupport, SideInfo, Tuning, VariantInfo, engine, erase, erase_file,
+};
 use plateau_abalone::conversion::CONVERSION_WEIGHTS;
 use plateau_abalone::symmetry::LAYOUT_SYMMETRIES;
 use plateau_abalone::{Abalone, AbaloneEval, AtTheLimit, Layout};
@@ -61,7 +63,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     bench_depth: 7,
     new_game: |spec| erase(spec, Abalone::start(layout(spec))),
     from_text: |spec, text| Ok(erase(spec, Abalone::from_text(text)?)),
-    from_file: |spec, text| Ok(erase(spec, Abalone::from_file(text)?)),
+    from_file: erase_file::<Abalone>,
     move_limit: Some(|spec, plies| {
         let start = Abalone::start(layout(spec))
             .with_max_plies(plies)

@@ -5,7 +5,7 @@ use crate::engine::{AnyEngine, Profile};
 use crate::virus_endgame::VirusEndgame;
 use crate::{
     CertificateCheck, GameInfo, GameSpec, NetSupport, SideInfo, SolveOptions, SolveReport, Tuning,
-    VariantInfo, engine, erase,
+    VariantInfo, engine, erase, erase_file,
 };
 use plateau_ataxx::solve as exact;
 use plateau_ataxx::symmetry::SYMMETRIES;
@@ -361,7 +361,7 @@ pub(crate) static ATAXX_INFO: GameInfo = GameInfo {
     bench_depth: 6,
     new_game: |spec| erase(spec, Ataxx::new()),
     from_text: |spec, text| Ok(erase(spec, Ataxx::from_text(text)?)),
-    from_file: |spec, text| Ok(erase(spec, Ataxx::from_file(text)?)),
+    from_file: erase_file::<Ataxx>,
     move_limit: None,
     engine: |_, profile, seed| {
         let engine = engine::build::<Ataxx, AtaxxEval, AtaxxEval>(

@@ -1,7 +1,7 @@
 //! International draughts in the registry.
 
 use crate::knowledge::WithKnowledge;
-use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase};
+use crate::{GameInfo, NetSupport, SideInfo, Tuning, engine, erase, erase_file};
 use plateau_core::Game;
 use plateau_draughts::{Draughts, DraughtsEval};
 use plateau_search::Options;
@@ -47,7 +47,7 @@ pub(crate) static INFO: GameInfo = GameInfo {
     bench_depth: 12,
     new_game: |spec| erase(spec, Draughts::new()),
     from_text: |spec, text| Ok(erase(spec, Draughts::from_text(text)?)),
-    from_file: |spec, text| Ok(erase(spec, Draughts::from_file(text)?)),
+    from_file: erase_file::<Draughts>,
     move_limit: None,
     engine: |_, profile, seed| {
         engine::build(

@@ -43,7 +43,9 @@ pub use solve::{CertificateCheck, SolveOptions, SolveReport, Solver};
 pub use suite::{SuiteEntry, SuiteResult, parse_suite, run_entry};
 
 use plateau_core::net::{InputSet, NetInputs, Network};
-use plateau_core::{AnyGame, Erased, Game, PositionError, PositionErrorKind};
+use plateau_core::{
+    AnyGame, Erased, Game, PositionError, PositionErrorKind, play_record, read_numbered_record,
+};
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -283,6 +285,35 @@ pub(crate) fn erase<G: Game>(spec: &GameSpec, game: G) -> Box<dyn AnyGame> {
     Box::new(Erased::new(spec.full_name(), game))
 }
 
+/// A game from its save file, with the moves the file holds played from its
+/// start (see [`Game::from_file_with_moves`]), so that they can be taken back
+/// or annotated.
+pub(crate) fn erase_file<G: Game>(
+    spec: &GameSpec,
+    text: &str,
+) -> Result<Box<dyn AnyGame>, PositionError> {
+    let (start, moves) = G::from_file_with_moves(text)?;
+    let mut game = Erased::new(spec.full_name(), start);
+    for mv in moves {
+        game.play_typed(mv);
+    }
+    Ok(Box::new(game))
+}
+
+/// Reads a game file: a record as `plateau match --record` writes it (a
+/// `# start:` line, then numbered moves), or the game's own save file.
+fn read_game_file(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
+    if let Some((start, movetext)) = read_numbered_record(text) {
+        let mut game = spec
+            .from_text(start)
+            .map_err(|e| e.context("the record's start"))?;
+        play_record(game.as_mut(), &movetext)
+            .map_err(|reason| PositionError::illegal(format!("the record's moves: {reason}")))?;
+        return Ok(game);
+    }
+    (spec.info.from_file)(spec, text)
+}
+
 /// Every game plateau plays: the one list (each entry lives in its own module).
 pub static GAMES: &[&GameInfo] = &[
     &escampe::INFO,
@@ -389,7 +420,7 @@ impl GameSpec {
         &self,
         text: &str,
     ) -> Result<(GameSpec, Box<dyn AnyGame>), PositionError> {
-        self.read_any_variant(text, self.info.from_file)
+        self.read_any_variant(text, read_game_file)
     }
 
     fn read_any_variant(
@@ -448,7 +479,7 @@ impl GameSpec {
 
     /// A game from the game's save-file format.
     pub fn from_file(&self, text: &str) -> Result<Box<dyn AnyGame>, PositionError> {
-        (self.info.from_file)(self, text)
+        read_game_file(self, text)
     }
 
     /// An engine of the given profile for this game; `seed` fixes its randomness
@@ -821,6 +852,70 @@ mod tests {
                 assert_eq!(score(name, "master"), score(name, "master,eval=classic"));
             }
         }
+    }
+
+    /// Every game and variant, after some random moves: its record (what
+    /// `plateau match --record` writes) and its save file read back as the
+    /// same position, the record with every move and the save file with the
+    /// moves it keeps, so that a loaded game can be taken back and annotated.
+    #[test]
+    fn records_and_save_files_read_back_with_their_moves() {
+        let mut state = 7_u64;
+        for &info in GAMES {
+            let variants: Vec<Option<&str>> = if info.variants.is_empty() {
+                vec![None]
+            } else {
+                info.variants.iter().map(|v| Some(v.name)).collect()
+            };
+            for variant in variants {
+                let spec = GameSpec::lookup(info.name, variant).unwrap();
+                for plies in [0, 1, 9, 40] {
+                    let mut game = spec.new_game();
+                    for _ in 0..plies {
+                        let moves = game.legal_moves();
+                        if game.outcome().is_some() || moves.is_empty() {
+                            break;
+                        }
+                        let (next, random) = plateau_core::splitmix64(state);
+                        state = next;
+                        game.play(&moves[(random % moves.len() as u64) as usize])
+                            .unwrap();
+                    }
+                    let name = spec.full_name();
+                    let record = game.record(None);
+                    let read = spec
+                        .from_file(&record)
+                        .unwrap_or_else(|e| panic!("{name}: {e}\n{record}"));
+                    assert_eq!(read.history(), game.history(), "{name}: {record}");
+                    assert_eq!(read.to_text(), game.to_text(), "{name}");
+                    assert_eq!(read.start_text(), game.start_text(), "{name}");
+                    // Two records in a row: the first is read.
+                    let mut two = record.clone();
+                    two += "\n";
+                    two += &spec.new_game().record(None);
+                    assert_eq!(spec.from_file(&two).unwrap().history(), game.history());
+                    let file = game.to_file();
+                    let read = spec
+                        .from_file(&file)
+                        .unwrap_or_else(|e| panic!("{name}: {e}\n{file}"));
+                    assert_eq!(read.to_text(), game.to_text(), "{name}: {file}");
+                    assert!(
+                        game.history().ends_with(read.history()),
+                        "{name}: the save file's moves are the game's last ones"
+                    );
+                    let mut taken_back = read.clone_box();
+                    while taken_back.undo().is_some() {}
+                    assert_eq!(taken_back.to_text(), read.start_text(), "{name}");
+                }
+            }
+        }
+        // A record whose moves go wrong names the ply.
+        let spec = GameSpec::lookup("ataxx", None).unwrap();
+        let err = spec
+            .from_file("# start: x5o/7/7/7/7/7/o5x x 0 1\n1. f2 b2 2. f2 *\n")
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("ply 3"), "{err}");
     }
 
     #[test]
