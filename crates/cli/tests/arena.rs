@@ -240,7 +240,7 @@ fn a_search_tuning_run_writes_an_engine_that_plays() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("start: margins 500, lmr-base 75"), "{text}");
+    assert!(text.contains("start: margins 187, lmr-base 105"), "{text}");
     assert!(
         text.contains("final check against the start values: 2 games"),
         "{text}"

@@ -64,10 +64,15 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
 
 /// What full Ataxx keeps of the selective search (docs/engine.md has the
 /// measurements). One move there turns several stones, so the pruning
-/// margins are five times the defaults; killer moves are off, as they put a
-/// sibling's refutation ahead of the moves that turn the most stones.
+/// margins are larger than the defaults; killer moves are off, as they put a
+/// sibling's refutation ahead of the moves that turn the most stones. The
+/// reduction table, margins and late move counts are SPSA's (`plateau tune
+/// ataxx --search all`): reduce more, prune more, let more moves through.
 fn ataxx_search(options: &mut Options) {
-    options.margin_percent = 500;
+    options.lmr_base = 105;
+    options.lmr_divisor = 149;
+    options.margin_percent = 187;
+    options.late_move_percent = 153;
     options.killers = false;
 }
 
