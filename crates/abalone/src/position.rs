@@ -531,7 +531,7 @@ impl Game for Abalone {
 
     /// A save file, or a bare position text.
     fn from_file(text: &str) -> Result<Abalone, PositionError> {
-        crate::text::parse_file(text)
+        crate::text::parse_file_with_moves(text).map(plateau_core::replayed)
     }
 
     fn from_file_with_moves(text: &str) -> Result<(Abalone, Vec<Move>), PositionError> {

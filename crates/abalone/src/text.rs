@@ -181,17 +181,9 @@ pub(crate) fn format_file(position: &Abalone) -> String {
     write_save_file(&start.to_text(), &fields, &moves)
 }
 
-/// Reads what [`format_file`] writes, or a bare position text.
-pub(crate) fn parse_file(text: &str) -> Result<Abalone, PositionError> {
-    let (mut game, moves) = parse_file_with_moves(text)?;
-    for mv in moves {
-        game.play(mv);
-    }
-    Ok(game)
-}
-
-/// [`parse_file`] as the start position (with the file's counters and rule)
-/// and the moves from it, each checked.
+/// Reads what [`format_file`] writes, or a bare position text: the start
+/// position (with the file's counters and rule) and the moves from it, each
+/// checked.
 pub(crate) fn parse_file_with_moves(text: &str) -> Result<(Abalone, Vec<Move>), PositionError> {
     let Some(file) = read_save_file(text, &["ply", "max plies", "at the limit"])? else {
         return Ok((parse_position(text.trim())?, Vec::new()));

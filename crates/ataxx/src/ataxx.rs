@@ -454,7 +454,7 @@ impl Game for Ataxx {
 
     /// A save file, or a bare position text.
     fn from_file(text: &str) -> Result<Ataxx, PositionError> {
-        crate::text::parse_ataxx_file(text)
+        crate::text::parse_ataxx_file_with_moves(text).map(plateau_core::replayed)
     }
 
     fn from_file_with_moves(text: &str) -> Result<(Ataxx, Vec<Move>), PositionError> {

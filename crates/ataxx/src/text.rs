@@ -256,16 +256,8 @@ pub(crate) fn format_ataxx_file(game: &Ataxx) -> String {
     write_save_file(&format_ataxx(&start), &[], &moves)
 }
 
-/// Reads what [`format_ataxx_file`] writes, or a bare position text.
-pub(crate) fn parse_ataxx_file(text: &str) -> Result<Ataxx, PositionError> {
-    let Some(file) = read_save_file(text, &[])? else {
-        return parse_ataxx(text.trim());
-    };
-    let start = parse_ataxx(file.start).map_err(|e| e.context("the start position"))?;
-    file.replay(start)
-}
-
-/// [`parse_ataxx_file`] as the start position and the moves from it.
+/// Reads what [`format_ataxx_file`] writes, or a bare position text: the
+/// start position and the moves from it, each checked.
 pub(crate) fn parse_ataxx_file_with_moves(text: &str) -> Result<(Ataxx, Vec<Move>), PositionError> {
     let Some(file) = read_save_file(text, &[])? else {
         return Ok((parse_ataxx(text.trim())?, Vec::new()));

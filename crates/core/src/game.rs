@@ -201,6 +201,16 @@ impl std::hash::Hasher for MoveHasher {
     }
 }
 
+/// The position a file read by [`Game::from_file_with_moves`] ends in: its
+/// moves played from its start. Games that keep moves in their files read
+/// [`Game::from_file`] this way, so the two readings cannot differ.
+pub fn replayed<G: Game>((mut game, moves): (G, Vec<G::Move>)) -> G {
+    for mv in moves {
+        game.play(mv);
+    }
+    game
+}
+
 /// Reads back the first record of a text [`numbered_record`] wrote (records
 /// follow one another, as `plateau match --record` writes them): its start
 /// position's text (the `# start:` line) and its movetext (the lines not

@@ -33,7 +33,9 @@ pub use error::{MoveError, MoveErrorKind, PositionError, PositionErrorKind};
 pub use eval::{
     EVAL_LIMIT, Evaluator, Features, FixedWeights, Linear, MAX_WEIGHT, Proven, check_weights,
 };
-pub use game::{Game, numbered_record, play_moves, play_random_plies, read_numbered_record};
+pub use game::{
+    Game, numbered_record, play_moves, play_random_plies, read_numbered_record, replayed,
+};
 pub use move_list::MoveList;
 pub use outcome::{EndReason, Outcome, UnknownEndReason, Verdict};
 pub use perft::{PerftVector, divide, parse_perft_file, perft};

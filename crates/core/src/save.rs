@@ -42,16 +42,9 @@ impl<'a> SaveFile<'a> {
             .map(|&(_, value)| value)
     }
 
-    /// Plays the moves on `start` (the position read from [`SaveFile::start`],
-    /// with the counters of the other fields), each checked.
-    pub fn replay<G: Game>(&self, mut start: G) -> Result<G, PositionError> {
-        play_moves(&mut start, &self.moves.join(" "))
-            .map_err(|reason| PositionError::illegal(format!("the moves: {reason}")))?;
-        Ok(start)
-    }
-
     /// The moves as the game's own, each checked by playing it from `start`
-    /// (which is left as it is): a loaded game that keeps its moves.
+    /// (the position read from [`SaveFile::start`], with the counters of the
+    /// other fields; left as it is): a loaded game that keeps its moves.
     pub fn moves_from<G: Game>(&self, start: &G) -> Result<Vec<G::Move>, PositionError> {
         let mut game = start.clone();
         play_moves(&mut game, &self.moves.join(" "))

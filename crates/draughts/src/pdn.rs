@@ -249,17 +249,8 @@ pub(crate) fn position_file(position: &Draughts) -> String {
     write_game(&game)
 }
 
-/// Reads a position file: a PDN game (its last position, with its history), or
-/// a bare position text.
-pub(crate) fn read_position_file(text: &str) -> Result<Draughts, PositionError> {
-    let trimmed = text.trim();
-    if trimmed.starts_with("W:") || trimmed.starts_with("B:") {
-        return Draughts::from_text(trimmed);
-    }
-    Ok(read_game(text)?.final_position())
-}
-
-/// [`read_position_file`] as the position the game starts from and its moves.
+/// Reads a position file: a PDN game (the position it starts from and its
+/// moves), or a bare position text.
 pub(crate) fn read_game_file(text: &str) -> Result<(Draughts, Vec<Move>), PositionError> {
     let trimmed = text.trim();
     if trimmed.starts_with("W:") || trimmed.starts_with("B:") {

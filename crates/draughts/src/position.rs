@@ -698,7 +698,7 @@ impl Game for Draughts {
 
     /// A PDN game (or a bare FEN), replayed to its last position.
     fn from_file(text: &str) -> Result<Draughts, PositionError> {
-        crate::pdn::read_position_file(text)
+        crate::pdn::read_game_file(text).map(plateau_core::replayed)
     }
 
     fn from_file_with_moves(text: &str) -> Result<(Draughts, Vec<Move>), PositionError> {
