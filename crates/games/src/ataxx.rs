@@ -11,7 +11,7 @@ use plateau_ataxx::solve as exact;
 use plateau_ataxx::symmetry::SYMMETRIES;
 use plateau_ataxx::{Ataxx, AtaxxEval, Virus, VirusWide};
 use plateau_core::{AnyGame, Erased, Game, PositionError};
-use plateau_search::{Level, Options};
+use plateau_search::{Level, Margin, Options};
 
 /// The board side a virus variant names (`"5x5"` -> 5).
 fn virus_size(spec: &GameSpec) -> usize {
@@ -68,11 +68,24 @@ fn virus_from_text(spec: &GameSpec, text: &str) -> Result<Box<dyn AnyGame>, Posi
 /// sibling's refutation ahead of the moves that turn the most stones. The
 /// reduction table, margins and late move counts are SPSA's (`plateau tune
 /// ataxx --search all`): reduce more, prune more, let more moves through.
+/// Each rule's margin on top is from a second run (`--search rfp-margin,...`):
+/// trust the network's static score far more in reverse futility than the
+/// shared scale does.
 fn ataxx_search(options: &mut Options) {
     options.lmr_base = 105;
     options.lmr_divisor = 149;
     options.margin_percent = 187;
     options.late_move_percent = 153;
+    for (margin, percent) in [
+        (Margin::Razor, 105),
+        (Margin::ReverseFutility, 25),
+        (Margin::Futility, 99),
+        (Margin::Probcut, 134),
+        (Margin::Singular, 117),
+        (Margin::NullMove, 81),
+    ] {
+        options.margin_scales[margin.index()] = percent;
+    }
     options.killers = false;
 }
 

@@ -3,7 +3,7 @@
 
 use plateau_core::net::{NetEval, NetGame, NetInputs, Network};
 use plateau_core::{AnyGame, Erased, Evaluator, Game, Rng};
-use plateau_search::{Engine, Info, Level, Limits, Options, TimePolicy, score};
+use plateau_search::{Engine, Info, Level, Limits, Margin, Options, TimePolicy, score};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
@@ -82,6 +82,9 @@ pub struct Tweaks {
     pub margin_percent: Option<u16>,
     /// Late move pruning's move counts in percent of the defaults: `lmp-moves`.
     pub late_move_percent: Option<u16>,
+    /// One rule's margin in percent on top of `margins`, indexed by
+    /// [`Margin::index`]: `rfp-margin=80`.
+    pub margin_scales: [Option<u16>; Margin::COUNT],
     /// Search parts switched on or off (`lmr=off`), indexed by [`Switch`]:
     /// for measuring what each part brings to a game.
     pub switches: [Option<bool>; Switch::ALL.len()],
@@ -162,6 +165,14 @@ impl Tweaks {
                         "a percentage",
                     )?)
                 }
+                name if Margin::ALL.iter().any(|m| m.key() == name) => {
+                    let margin = Margin::ALL
+                        .into_iter()
+                        .find(|m| m.key() == name)
+                        .expect("the guard found it");
+                    self.margin_scales[margin.index()] =
+                        Some(parse_u16_in(name, value, 1..=10_000, "a percentage")?);
+                }
                 "eval" => {
                     self.classic = match value {
                         "classic" => true,
@@ -204,7 +215,8 @@ impl Tweaks {
                     let Ok(switch) = name.parse::<Switch>() else {
                         return Err(format!(
                             "unknown engine option {name:?}: time, hash, threads, eval, egtb, book, book-variety, convert, lmr-base, \
-                             lmr-div, margins, lmp-moves, selective, or one of {} =on|off",
+                             lmr-div, margins, {}, lmp-moves, selective, or one of {} =on|off",
+                            Margin::ALL.map(Margin::key).join(", "),
                             Switch::names()
                         ));
                     };
@@ -247,6 +259,11 @@ impl Tweaks {
         }
         if let Some(percent) = self.late_move_percent {
             options.late_move_percent = percent;
+        }
+        for margin in Margin::ALL {
+            if let Some(percent) = self.margin_scales[margin.index()] {
+                options.margin_scales[margin.index()] = percent;
+            }
         }
         for switch in Switch::ALL {
             if let Some(on) = self.switch(switch) {
@@ -296,6 +313,11 @@ impl Tweaks {
         }
         if let Some(percent) = self.late_move_percent {
             text += &format!(",lmp-moves={percent}");
+        }
+        for margin in Margin::ALL {
+            if let Some(percent) = self.margin_scales[margin.index()] {
+                text += &format!(",{}={percent}", margin.key());
+            }
         }
         // All the selective parts switched alike read as one `selective=`.
         let together = Switch::ALL

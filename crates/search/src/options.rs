@@ -1,4 +1,5 @@
 use crate::limits::TimePolicy;
+use crate::margin::Margin;
 
 /// Which parts of the engine are switched on, how many threads search, and its
 /// randomness. Levels and profiles are presets of these (plus limits), never
@@ -83,6 +84,9 @@ pub struct Options {
     /// evaluation differs from game to game (a few stones in Ataxx, rarely a
     /// man in draughts).
     pub margin_percent: u16,
+    /// Each rule's margin in percent of what `margin_percent` makes it,
+    /// indexed by [`Margin::index`]: 100 leaves it as the game scales it.
+    pub margin_scales: [u16; Margin::COUNT],
     /// How many quiet moves late move pruning lets through, in percent of
     /// `(3 + depth²) / 2`: games with many moves per position need more.
     pub late_move_percent: u16,
@@ -126,6 +130,7 @@ impl Options {
             lmr_base: 75,
             lmr_divisor: 225,
             margin_percent: 100,
+            margin_scales: [100; Margin::COUNT],
             late_move_percent: 100,
             noise: 0,
             seed: 0,

@@ -3,6 +3,7 @@
 //! lists) and the table every thread shares.
 
 use crate::history::{self, Histories};
+use crate::margin::Margin;
 use crate::options::Options;
 use crate::score::{self, INFINITY, PROVEN_THRESHOLD, WIN, is_decisive, is_proven};
 use crate::table::{Bound, Table};
@@ -236,7 +237,8 @@ pub(crate) struct Search<'a, G: Game, E: Evaluator<G>> {
     margins: Margins,
 }
 
-/// The pruning margins, scaled for the game (see [`Options::margin_percent`]).
+/// The pruning margins, scaled for the game (see [`Options::margin_percent`]
+/// and [`Options::margin_scales`]).
 #[derive(Clone, Copy)]
 struct Margins {
     razor: i32,
@@ -249,16 +251,20 @@ struct Margins {
 }
 
 impl Margins {
-    fn new(percent: u16) -> Margins {
-        let scale = |value: i32| (value * i32::from(percent) / 100).max(1);
+    fn new(options: &Options) -> Margins {
+        let scale = |margin: Margin, value: i32| {
+            let each = i64::from(options.margin_scales[margin.index()]);
+            let scaled = i64::from(value) * i64::from(options.margin_percent) * each / 10_000;
+            (scaled.min(i64::from(i32::MAX / 64)) as i32).max(1)
+        };
         Margins {
-            razor: scale(RAZOR_MARGIN),
-            reverse_futility: scale(REVERSE_FUTILITY_MARGIN),
-            futility_base: scale(FUTILITY_BASE),
-            futility: scale(FUTILITY_MARGIN),
-            probcut: scale(PROBCUT_MARGIN),
-            singular: scale(SINGULAR_MARGIN),
-            null_move_step: scale(NULL_MOVE_STEP),
+            razor: scale(Margin::Razor, RAZOR_MARGIN),
+            reverse_futility: scale(Margin::ReverseFutility, REVERSE_FUTILITY_MARGIN),
+            futility_base: scale(Margin::Futility, FUTILITY_BASE),
+            futility: scale(Margin::Futility, FUTILITY_MARGIN),
+            probcut: scale(Margin::Probcut, PROBCUT_MARGIN),
+            singular: scale(Margin::Singular, SINGULAR_MARGIN),
+            null_move_step: scale(Margin::NullMove, NULL_MOVE_STEP),
         }
     }
 }
@@ -289,7 +295,7 @@ impl<'a, G: Game, E: Evaluator<G>> Search<'a, G, E> {
             root_best_share: None,
             root_depth: 0,
             null_move_min_ply: 0,
-            margins: Margins::new(options.margin_percent),
+            margins: Margins::new(options),
         }
     }
 

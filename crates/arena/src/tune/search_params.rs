@@ -1,6 +1,6 @@
 //! SPSA over the search's own parameters, at the time control the engine
-//! plays: the late-move reduction table, the pruning margins and late move
-//! pruning's move counts. Weights are tuned at a fixed depth, where a deeper
+//! plays: the late-move reduction table, the pruning margins (all together,
+//! or each rule's on top) and late move pruning's move counts. Weights are tuned at a fixed depth, where a deeper
 //! or shallower search costs nothing; a search parameter trades depth for
 //! selectivity, which only a clock or a node budget can judge, so every
 //! game here is played at `--movetime` or `--nodes`.
@@ -24,7 +24,7 @@ use crate::sprt::Sprt;
 use plateau_core::time::Instant;
 use plateau_core::{Rng, splitmix64};
 use plateau_games::{EngineChoice, GameSpec, Limits, Tweaks};
-use plateau_search::Options;
+use plateau_search::{Margin, Options};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -51,14 +51,22 @@ pub enum SearchParam {
     Margins,
     /// Late move pruning's move counts, in percent of `(3 + depth²) / 2`.
     LateMoves,
+    /// One rule's margin, in percent of what `Margins` makes it.
+    Margin(Margin),
 }
 
 impl SearchParam {
-    pub const ALL: [SearchParam; 4] = [
+    pub const ALL: [SearchParam; 4 + Margin::COUNT] = [
         SearchParam::LmrBase,
         SearchParam::LmrDivisor,
         SearchParam::Margins,
         SearchParam::LateMoves,
+        SearchParam::Margin(Margin::Razor),
+        SearchParam::Margin(Margin::ReverseFutility),
+        SearchParam::Margin(Margin::Futility),
+        SearchParam::Margin(Margin::Probcut),
+        SearchParam::Margin(Margin::Singular),
+        SearchParam::Margin(Margin::NullMove),
     ];
 
     /// The engine option's name.
@@ -68,6 +76,7 @@ impl SearchParam {
             SearchParam::LmrDivisor => "lmr-div",
             SearchParam::Margins => "margins",
             SearchParam::LateMoves => "lmp-moves",
+            SearchParam::Margin(margin) => margin.key(),
         }
     }
 
@@ -79,6 +88,7 @@ impl SearchParam {
             SearchParam::LmrDivisor => (50, 1000),
             SearchParam::Margins => (10, 2000),
             SearchParam::LateMoves => (20, 1000),
+            SearchParam::Margin(_) => (10, 1000),
         }
     }
 
@@ -89,6 +99,7 @@ impl SearchParam {
             SearchParam::LmrDivisor => options.lmr_divisor,
             SearchParam::Margins => options.margin_percent,
             SearchParam::LateMoves => options.late_move_percent,
+            SearchParam::Margin(margin) => options.margin_scales[margin.index()],
         }
     }
 
@@ -99,6 +110,7 @@ impl SearchParam {
             SearchParam::LmrDivisor => &mut tweaks.lmr_divisor,
             SearchParam::Margins => &mut tweaks.margin_percent,
             SearchParam::LateMoves => &mut tweaks.late_move_percent,
+            SearchParam::Margin(margin) => &mut tweaks.margin_scales[margin.index()],
         };
         *field = Some(value);
     }
@@ -555,7 +567,18 @@ mod tests {
         let start = ataxx.start_values().unwrap();
         // Ataxx plays the values an earlier run of this tuner found
         // (plateau-games' `ataxx_search`), not the search's defaults.
-        assert_eq!(start, vec![105, 149, 187, 153]);
+        assert_eq!(start[..4], [105, 149, 187, 153]);
+        assert_eq!(
+            start[4..],
+            [105, 25, 99, 134, 117, 81],
+            "each rule's own margin"
+        );
+        let draughts_rules = config("draughts").start_values().unwrap();
+        assert_eq!(
+            draughts_rules[4..],
+            [100; Margin::COUNT],
+            "as margins scales it"
+        );
         let defaults = Options::full();
         assert_ne!(start[0], defaults.lmr_base);
         let draughts = config("draughts");

@@ -36,7 +36,9 @@ verify.txt. Any generation plays as an engine: `--engine gen=DIR:N`.
 
 With --search PARAMS the run tunes the search instead: SPSA moves the
 late-move reduction table (lmr-base, lmr-div), the pruning margins
-(margins) and late move pruning's counts (lmp-moves) of --profile's engine
+(margins, all together; razor-margin, rfp-margin, fp-margin,
+probcut-margin, se-margin, nmp-margin, one rule's on top of them) and late
+move pruning's counts (lmp-moves) of --profile's engine
 (default master), from the values that engine plays the game with, every
 game at --movetime or --nodes; each generation is --spsa-steps pairs. It
 writes run.txt, curve.tsv (the values after each generation), engine.txt
@@ -48,7 +50,9 @@ Examples:
   plateau tune draughts --fitness panel --games 24 --out runs/draughts-panel
   plateau tune ataxx --start default --features all --depth 3 --out runs/ataxx
   plateau tune ataxx --search all --movetime 50 --generations 20 --spsa-steps 50 \\
-      --verify-games 200 --verify-sprt 0,10,0.05,0.05 --out runs/ataxx-search";
+      --verify-games 200 --verify-sprt 0,10,0.05,0.05 --out runs/ataxx-search
+  plateau tune ataxx --search rfp-margin,fp-margin,probcut-margin,nmp-margin \
+      --nodes 60000 --out runs/ataxx-margins";
 
 /// Tune a game's evaluation weights with the draughts seed's evolutionary
 #[derive(Args)]
@@ -153,8 +157,10 @@ pub struct TuneArgs {
     #[arg(long)]
     profile: Option<String>,
     /// Tune the search's parameters instead of evaluation weights: `all`, or
-    /// some of lmr-base, lmr-div, margins, lmp-moves (the engine options of
-    /// those names). SPSA, at --movetime or --nodes a move; the weight
+    /// some of lmr-base, lmr-div, margins, lmp-moves, razor-margin,
+    /// rfp-margin, fp-margin, probcut-margin, se-margin, nmp-margin (the
+    /// engine options of those names; a rule's own margin is a percentage on
+    /// top of `margins`). SPSA, at --movetime or --nodes a move; the weight
     /// options (--start, --features, --population, --depth...) do not apply.
     #[arg(long, value_name = "PARAMS")]
     search: Option<String>,
