@@ -509,6 +509,30 @@ fn bench_runs_a_suite_and_refuses_a_bad_one() {
         last_line(&text).contains("solved at depth 1 by master"),
         "{text}"
     );
+    // A node limit is the same search on every machine: two runs agree.
+    let by_nodes = || {
+        let out = plateau(&["bench", "draughts", "--suite", &suite, "--nodes", "3000"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            last_line(&text).contains("solved within 3000 nodes by master"),
+            "{text}"
+        );
+        text.lines()
+            .filter(|line| line.starts_with("line "))
+            .map(|line| {
+                // Everything but the wall time of "found at 0.012 s".
+                let (head, rest) = line.split_once(" found at").unwrap_or((line, ""));
+                format!(
+                    "{head} {}",
+                    rest.split_once(" s ").map_or(rest, |(_, tail)| tail)
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = by_nodes();
+    assert_eq!(first.len(), 40);
+    assert_eq!(first, by_nodes());
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "# a shot\nW:W32:B19 ; bm 32-37\n").unwrap();
     let bad = bad.display().to_string();

@@ -8,7 +8,9 @@
 //!   material on the board (man 100, king 300);
 //! - the best other move, searched with that move excluded, scores at least
 //!   a man less (so the move is the only one that wins);
-//! - a fresh engine searching four times `--nodes` chooses the same move;
+//! - a fresh engine searching four times `--nodes` chooses the same move,
+//!   and with it excluded scores the best other move a man less too, and not
+//!   a forced win (a game already won, where many moves win, tests no shot);
 //! - a search to `--hidden-depth` plies does not choose it (shots that a
 //!   shallow search with its capture quiescence already sees test nothing).
 //!
@@ -20,13 +22,25 @@
 //!
 //! `plateau bench draughts --suite FILE --movetime 1000` says which an engine
 //! solves within a second (docs/engine.md).
+//!
+//! `--verify FILE [--nodes N] [--engine TEXT]` checks a suite instead: each
+//! position is searched with its solving moves excluded, and a line is
+//! reported AMBIGUOUS where the best other move scores within a man of them
+//! or wins the game too (a transposition into the same shot, or a second
+//! win): such a move belongs in `bm`, or the position out of the suite.
+//! Exits with 1 when one is found.
+//!
+//!     cargo run --release -p plateau-games --example draughts_combinations -- \
+//!         --verify crates/games/suites/draughts-combinations.txt --nodes 5000000
 
 use plateau_core::{Game, MoveList, Side, play_random_plies};
 use plateau_draughts::Draughts;
-use plateau_games::{AnyEngine, GameSpec, Level, Limits, Profile, describe_score};
+use plateau_games::{AnyEngine, GameSpec, Level, Limits, Profile, describe_score, parse_suite};
+use plateau_search::score::is_proven;
 use std::collections::HashSet;
 
 struct Options {
+    first: u64,
     games: u64,
     count: usize,
     nodes: u64,
@@ -37,6 +51,7 @@ struct Options {
 
 fn main() {
     let mut options = Options {
+        first: 0,
         games: 400,
         count: 40,
         nodes: 200_000,
@@ -44,10 +59,14 @@ fn main() {
         gain: 1.5,
         hidden_depth: 5,
     };
+    let (mut verify, mut engine_text) = (None, "master".to_string());
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let value = args.next().unwrap_or_default();
         match flag.as_str() {
+            "--verify" => verify = Some(value),
+            "--engine" => engine_text = value,
+            "--first" => options.first = value.parse().expect("--first N"),
             "--games" => options.games = value.parse().expect("--games N"),
             "--count" => options.count = value.parse().expect("--count N"),
             "--nodes" => options.nodes = value.parse().expect("--nodes N"),
@@ -56,14 +75,25 @@ fn main() {
             "--hidden-depth" => options.hidden_depth = value.parse().expect("--hidden-depth PLIES"),
             other => {
                 eprintln!(
-                    "unknown option {other}: --games N --count N --nodes N --play-nodes N --gain MEN \
-                     --hidden-depth PLIES"
+                    "unknown option {other}: --first N --games N --count N --nodes N --play-nodes N --gain MEN \
+                     --hidden-depth PLIES, or --verify FILE [--nodes N] [--engine TEXT]"
                 );
                 std::process::exit(2);
             }
         }
     }
     let spec = GameSpec::lookup("draughts", None).expect("draughts");
+    if let Some(path) = verify {
+        match verify_suite(&spec, &path, &engine_text, options.nodes) {
+            Ok(0) => {}
+            Ok(_) => std::process::exit(1),
+            Err(err) => {
+                eprintln!("{path}: {err}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     println!("# International draughts combinations: the side to move wins material by");
     println!("# force, starting with a sacrifice, and only one move does it. From games");
     println!(
@@ -75,14 +105,15 @@ fn main() {
         options.gain
     );
     println!(
-        "# a man less, a search of {} nodes agrees, and a search to depth {} does",
+        "# a man less and no win, a search of {} nodes agrees on both, and a search to depth {} does",
         options.nodes * 4,
         options.hidden_depth
     );
     println!("# not choose it. Made with:");
     println!("#   cargo run --release -p plateau-games --example draughts_combinations -- \\");
     println!(
-        "#       --games {} --count {} --nodes {} --play-nodes {} --gain {} --hidden-depth {}",
+        "#       --first {} --games {} --count {} --nodes {} --play-nodes {} --gain {} --hidden-depth {}",
+        options.first,
         options.games,
         options.count,
         options.nodes,
@@ -92,7 +123,7 @@ fn main() {
     );
     let mut found = 0;
     let mut seen = HashSet::new();
-    for number in 0..options.games {
+    for number in options.first..options.games {
         if found >= options.count {
             break;
         }
@@ -219,6 +250,12 @@ fn shot(
     if check.best != best.best {
         return None;
     }
+    let check_second = search_within(1, Limits::nodes(options.nodes * 4), excluded)?;
+    if check_second.score > check.score - 100
+        || (check_second.score > 0 && is_proven(check_second.score))
+    {
+        return None;
+    }
     let comment = format!(
         "# game {number}, ply {ply}, {} to move: {} scores {} (material {:+}), the best other move {} {}",
         side.name(),
@@ -230,4 +267,45 @@ fn shot(
     );
     let line = format!("{text} ; bm {}", best.best);
     Some((text, comment, line))
+}
+
+/// `--verify`: the number of suite lines whose solving moves are not the
+/// only ones (see the module's comment).
+fn verify_suite(spec: &GameSpec, path: &str, text: &str, nodes: u64) -> Result<usize, String> {
+    let suite = std::fs::read_to_string(path).map_err(|err| err.to_string())?;
+    let entries = parse_suite(spec, &suite)?;
+    let choice = spec.parse_engine(text)?;
+    let mut engine = spec.build_engine(&choice, 1)?;
+    let mut ambiguous = 0;
+    for entry in &entries {
+        let game = spec
+            .from_text(&entry.position)
+            .map_err(|err| err.to_string())?;
+        let mut search = |excluded: &[String]| {
+            engine.new_game();
+            engine.think_excluding(game.as_ref(), &Limits::nodes(nodes), excluded, &mut |_| {})
+        };
+        let solution = search(&[])?;
+        let other = search(&entry.best)?;
+        let close =
+            other.score > solution.score - 100 || (other.score > 0 && is_proven(other.score));
+        if close {
+            ambiguous += 1;
+        }
+        println!(
+            "line {:>3}: {} bm {} scores {}, the best other move {} {}",
+            entry.line,
+            if close { "AMBIGUOUS" } else { "unique   " },
+            entry.best.join(" "),
+            describe_score(solution.score),
+            other.best,
+            describe_score(other.score)
+        );
+    }
+    println!(
+        "{path}: {ambiguous} of {} positions have another move within a man of the solution, \
+         or winning too, at {nodes} nodes by {text}",
+        entries.len(),
+    );
+    Ok(ambiguous)
 }

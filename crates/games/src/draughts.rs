@@ -94,9 +94,10 @@ pub(crate) static INFO: GameInfo = GameInfo {
 
 embedded_network! {
     /// The network `master` plays in draughts: 200 inputs, 128 hidden,
-    /// trained on 2.8 M positions of self-play (docs/learning.md has the
-    /// commands and the match that made it the default).
-    fn network = "draughts-200x128-3a62229d43c0dbf1.net"
+    /// trained on 3.8 M positions of the first network's self-play
+    /// (docs/learning.md has the commands and the matches that made it the
+    /// default).
+    fn network = "draughts-200x128-c587ad52e75255f3.net"
 }
 
 #[cfg(test)]
@@ -105,6 +106,6 @@ mod tests {
     fn the_embedded_network_is_the_named_one() {
         let net = super::network();
         let inputs = plateau_draughts::inputs::INPUTS;
-        crate::tests::check_embedded_network(&net, "draughts", inputs, 128, "3a62229d43c0dbf1");
+        crate::tests::check_embedded_network(&net, "draughts", inputs, 128, "c587ad52e75255f3");
     }
 }

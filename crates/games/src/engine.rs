@@ -165,14 +165,6 @@ impl Tweaks {
                         "a percentage",
                     )?)
                 }
-                name if Margin::ALL.iter().any(|m| m.key() == name) => {
-                    let margin = Margin::ALL
-                        .into_iter()
-                        .find(|m| m.key() == name)
-                        .expect("the guard found it");
-                    self.margin_scales[margin.index()] =
-                        Some(parse_u16_in(name, value, 1..=10_000, "a percentage")?);
-                }
                 "eval" => {
                     self.classic = match value {
                         "classic" => true,
@@ -212,6 +204,11 @@ impl Tweaks {
                     self.lmr_divisor = Some(divisor);
                 }
                 name => {
+                    if let Some(margin) = Margin::ALL.into_iter().find(|m| m.key() == name) {
+                        self.margin_scales[margin.index()] =
+                            Some(parse_u16_in(name, value, 1..=10_000, "a percentage")?);
+                        continue;
+                    }
                     let Ok(switch) = name.parse::<Switch>() else {
                         return Err(format!(
                             "unknown engine option {name:?}: time, hash, threads, eval, egtb, book, book-variety, convert, lmr-base, \

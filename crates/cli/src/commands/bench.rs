@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 ///
 /// With --suite FILE, searches the positions of a test suite instead (lines
 /// `POSITION ; bm MOVE`, such as crates/games/suites/draughts-combinations.txt)
-/// for --movetime each (default 1000 ms) or to --depth, and reports which are
+/// for --movetime each (default 1000 ms), to --depth or to --nodes, and reports which are
 /// solved and how soon the solving move was found and kept.
 ///
 /// With --threads N (N > 1), every position is searched twice, each time by a
@@ -35,6 +35,10 @@ pub struct BenchArgs {
     /// Search each position for this many milliseconds and report the depth reached.
     #[arg(long)]
     movetime: Option<u64>,
+    /// With --suite: search each position to this many nodes, the same on
+    /// every machine (the suite tests' limit), instead of for a time.
+    #[arg(long, requires = "suite", conflicts_with_all = ["movetime", "depth"])]
+    nodes: Option<u64>,
     /// The engine profile to measure, with options (`expert,lmr=off` measures
     /// what late-move reductions bring); default `expert`, and `master` with
     /// --suite.
@@ -256,9 +260,10 @@ fn run_suite(spec: &GameSpec, choice: &EngineText, path: &Path, args: &BenchArgs
         .with_context(|| format!("cannot read the suite {}", path.display()))?;
     let entries =
         parse_suite(spec, &text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
-    let limits = match args.depth {
-        Some(depth) => Limits::depth(depth),
-        None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+    let limits = match (args.depth, args.nodes) {
+        (Some(depth), _) => Limits::depth(depth),
+        (None, Some(nodes)) => Limits::nodes(nodes),
+        (None, None) => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
     };
     let (mut solved, mut times) = (0, Vec::new());
     for entry in &entries {
@@ -291,9 +296,10 @@ fn run_suite(spec: &GameSpec, choice: &EngineText, path: &Path, args: &BenchArgs
         }
     }
     times.sort_unstable();
-    let bound = match args.depth {
-        Some(depth) => format!("at depth {depth}"),
-        None => format!("within {} ms", args.movetime.unwrap_or(1000)),
+    let bound = match (args.depth, args.nodes) {
+        (Some(depth), _) => format!("at depth {depth}"),
+        (None, Some(nodes)) => format!("within {nodes} nodes"),
+        (None, None) => format!("within {} ms", args.movetime.unwrap_or(1000)),
     };
     let timing = match (times.get(times.len() / 2), times.last()) {
         (Some(median), Some(slowest)) => format!(
