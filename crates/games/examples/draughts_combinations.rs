@@ -251,9 +251,7 @@ fn shot(
         return None;
     }
     let check_second = search_within(1, Limits::nodes(options.nodes * 4), excluded)?;
-    if check_second.score > check.score - 100
-        || (check_second.score > 0 && is_proven(check_second.score))
-    {
+    if rivals(check.score, check_second.score) {
         return None;
     }
     let comment = format!(
@@ -267,6 +265,13 @@ fn shot(
     );
     let line = format!("{text} ; bm {}", best.best);
     Some((text, comment, line))
+}
+
+/// Whether the best other move, scoring `other` where the solution scores
+/// `solution`, makes the position no unique shot: within a man of it, or a
+/// forced win too.
+fn rivals(solution: i32, other: i32) -> bool {
+    other > solution - 100 || (other > 0 && is_proven(other))
 }
 
 /// `--verify`: the number of suite lines whose solving moves are not the
@@ -287,8 +292,7 @@ fn verify_suite(spec: &GameSpec, path: &str, text: &str, nodes: u64) -> Result<u
         };
         let solution = search(&[])?;
         let other = search(&entry.best)?;
-        let close =
-            other.score > solution.score - 100 || (other.score > 0 && is_proven(other.score));
+        let close = rivals(solution.score, other.score);
         if close {
             ambiguous += 1;
         }

@@ -260,10 +260,16 @@ fn run_suite(spec: &GameSpec, choice: &EngineText, path: &Path, args: &BenchArgs
         .with_context(|| format!("cannot read the suite {}", path.display()))?;
     let entries =
         parse_suite(spec, &text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
-    let limits = match (args.depth, args.nodes) {
-        (Some(depth), _) => Limits::depth(depth),
-        (None, Some(nodes)) => Limits::nodes(nodes),
-        (None, None) => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+    let (limits, bound) = match (args.depth, args.nodes) {
+        (Some(depth), _) => (Limits::depth(depth), format!("at depth {depth}")),
+        (None, Some(nodes)) => (Limits::nodes(nodes), format!("within {nodes} nodes")),
+        (None, None) => {
+            let ms = args.movetime.unwrap_or(1000);
+            (
+                Limits::movetime(Duration::from_millis(ms)),
+                format!("within {ms} ms"),
+            )
+        }
     };
     let (mut solved, mut times) = (0, Vec::new());
     for entry in &entries {
@@ -296,11 +302,6 @@ fn run_suite(spec: &GameSpec, choice: &EngineText, path: &Path, args: &BenchArgs
         }
     }
     times.sort_unstable();
-    let bound = match (args.depth, args.nodes) {
-        (Some(depth), _) => format!("at depth {depth}"),
-        (None, Some(nodes)) => format!("within {nodes} nodes"),
-        (None, None) => format!("within {} ms", args.movetime.unwrap_or(1000)),
-    };
     let timing = match (times.get(times.len() / 2), times.last()) {
         (Some(median), Some(slowest)) => format!(
             "; time to the solving move: median {:.3} s, slowest {:.3} s",
