@@ -6,7 +6,7 @@ use plateau_core::invariants::check_accumulators;
 use plateau_core::net::NetInputs;
 use plateau_core::{Game, MoveList, Rng, Side};
 use plateau_draughts::Draughts;
-use plateau_draughts::inputs::INPUTS;
+use plateau_draughts::inputs::{INPUTS, PATTERN_INPUTS, PATTERN_SET};
 
 fn features(game: &Draughts, side: Side) -> Vec<usize> {
     let mut list = Vec::new();
@@ -84,4 +84,33 @@ fn blacks_view_is_whites_with_the_board_turned() {
     assert_eq!(features(&game, Side::White), vec![45, 150]);
     assert_eq!(features(&game, Side::Black), vec![50 + 49, 100 + 4]);
     assert!(features(&game, Side::White).iter().all(|&f| f < INPUTS));
+}
+
+#[test]
+fn the_patterns_set_is_the_squares_and_a_pattern_per_diamond_in_both_views() {
+    let list = |game: &Draughts, side: Side| {
+        let mut list = Vec::new();
+        game.active_features(PATTERN_SET, side, &mut |f| list.push(f));
+        list.sort_unstable();
+        list
+    };
+    for text in [
+        "W:W31-50:B1-20",
+        "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29",
+    ] {
+        let game = Draughts::from_text(text).unwrap();
+        for side in [Side::White, Side::Black] {
+            let all = list(&game, side);
+            let squares = features(&game, side);
+            // The squares' inputs first, then one pattern for each of the
+            // 32 diamonds, every one in range and none twice.
+            assert_eq!(all[..squares.len()], squares[..], "{text}");
+            assert_eq!(all.len(), squares.len() + 32, "{text}");
+            assert!(all.iter().all(|&f| f < PATTERN_INPUTS));
+            assert!(all.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+    // The start is symmetric under a half turn with colours swapped.
+    let start = Draughts::new();
+    assert_eq!(list(&start, Side::White), list(&start, Side::Black));
 }

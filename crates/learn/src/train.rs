@@ -47,6 +47,10 @@ pub struct Encoded {
     /// With maps: the symmetry of each sample, `images` of them per stored
     /// position.
     symmetries: Vec<u8>,
+    /// The position (group of images) each game starts at, in order, where
+    /// the reader said where games start ([`Encoded::start_game`]): what
+    /// [`HoldOut::Games`] holds back whole.
+    game_starts: Vec<usize>,
 }
 
 /// One sample's inputs: two stored lists, read through a map for an image.
@@ -121,6 +125,15 @@ impl Encoded {
             maps,
             ..Encoded::default()
         })
+    }
+
+    /// Marks that the positions pushed next are a new game's, so that a
+    /// validation set of whole games can be held back.
+    pub fn start_game(&mut self) {
+        let position = self.len() / self.images;
+        if self.game_starts.last() != Some(&position) {
+            self.game_starts.push(position);
+        }
     }
 
     /// Adds a sample: the inputs from the side to move's view, from the
@@ -285,6 +298,38 @@ pub fn fit_scale(data: &Encoded) -> f32 {
     ((lo + hi) / 2.0).exp()
 }
 
+/// What the validation set holds back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoldOut {
+    /// Positions drawn from all games: the positions of one game are on
+    /// both sides, so a network that remembers games (more weights, the
+    /// same data) scores lower than it plays. Kept as the default so that
+    /// the shipped networks' recipes remake them.
+    Positions,
+    /// Whole games: the validation positions come from games the network
+    /// never saw, so losses compare networks of different sizes honestly.
+    Games,
+}
+
+impl HoldOut {
+    /// The name used on command lines and in recipes.
+    pub fn name(self) -> &'static str {
+        match self {
+            HoldOut::Positions => "positions",
+            HoldOut::Games => "games",
+        }
+    }
+
+    /// Reads [`HoldOut::name`].
+    pub fn from_name(name: &str) -> Option<HoldOut> {
+        match name {
+            "positions" => Some(HoldOut::Positions),
+            "games" => Some(HoldOut::Games),
+            _ => None,
+        }
+    }
+}
+
 /// How to train.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -297,6 +342,8 @@ pub struct TrainConfig {
     pub lambda: f32,
     /// Share of the samples held back for validation.
     pub validation: f32,
+    /// What the validation set is made of.
+    pub hold_out: HoldOut,
     /// Evaluation units per unit of the output; `None`: [`fit_scale`].
     pub scale: Option<f32>,
     pub seed: u64,
@@ -317,6 +364,7 @@ impl Default for TrainConfig {
             learning_rate: 0.001,
             lambda: 0.5,
             validation: 0.05,
+            hold_out: HoldOut::Positions,
             scale: None,
             seed: 1,
             threads: 1,
@@ -514,18 +562,34 @@ pub struct EpochReport {
 
 /// Which samples train and which validate: a seeded split of the positions,
 /// each with all its `images` (so that no image of a validation position is
-/// trained on).
-fn split(len: usize, images: usize, validation: f32, seed: u64) -> (Vec<usize>, Vec<usize>) {
+/// trained on); with `game_starts` (the position each game starts at,
+/// ascending, the first 0), of whole games instead.
+fn split(
+    len: usize,
+    images: usize,
+    validation: f32,
+    seed: u64,
+    game_starts: Option<&[usize]>,
+) -> (Vec<usize>, Vec<usize>) {
     let images = images.max(1);
     let groups = len / images;
-    let mut order: Vec<usize> = (0..groups).collect();
+    // Units of the split: single positions, or each game's run of them.
+    let units: Vec<std::ops::Range<usize>> = match game_starts {
+        Some(starts) => {
+            let ends = starts.iter().skip(1).copied().chain([groups]);
+            starts.iter().zip(ends).map(|(&a, b)| a..b).collect()
+        }
+        None => (0..groups).map(|g| g..g + 1).collect(),
+    };
+    let mut order: Vec<usize> = (0..units.len()).collect();
     shuffle(&mut order, &mut Rng::new(seed ^ 0x7370_6c69_7400));
-    let held = ((groups as f64 * f64::from(validation.clamp(0.0, 0.5))).round() as usize)
-        .min(groups.saturating_sub(1));
-    let expand = |groups: &[usize]| -> Vec<usize> {
-        groups
+    let share = f64::from(validation.clamp(0.0, 0.5));
+    let held = ((units.len() as f64 * share).round() as usize).min(units.len().saturating_sub(1));
+    let expand = |chosen: &[usize]| -> Vec<usize> {
+        chosen
             .iter()
-            .flat_map(|&g| g * images..(g + 1) * images)
+            .flat_map(|&u| units[u].clone())
+            .flat_map(|g| g * images..(g + 1) * images)
             .collect()
     };
     (expand(&order[held..]), expand(&order[..held]))
@@ -745,8 +809,22 @@ pub fn train(
             FloatNet::new(inputs, config.hidden, config.activation, scale, &mut rng)
         }
     };
-    let (mut train_set, validation) =
-        split(data.len(), data.images, config.validation, config.seed);
+    let game_starts = match config.hold_out {
+        HoldOut::Positions => None,
+        HoldOut::Games if data.game_starts.len() > 1 && data.game_starts[0] == 0 => {
+            Some(data.game_starts.as_slice())
+        }
+        HoldOut::Games => {
+            return Err("holding out whole games needs data that says where games start".into());
+        }
+    };
+    let (mut train_set, validation) = split(
+        data.len(),
+        data.images,
+        config.validation,
+        config.seed,
+        game_starts,
+    );
     let threads = config.threads.max(1);
     let h = config.hidden;
     let mut grads: Vec<Params> = (0..threads).map(|_| Params::zeros(inputs, h)).collect();
@@ -884,7 +962,7 @@ mod tests {
 
     #[test]
     fn the_split_keeps_a_positions_images_together() {
-        let (train_set, validation) = split(800, 8, 0.1, 3);
+        let (train_set, validation) = split(800, 8, 0.1, 3, None);
         assert_eq!(train_set.len() + validation.len(), 800);
         assert_eq!(validation.len(), 80);
         let groups = |list: &[usize]| {
@@ -900,6 +978,56 @@ mod tests {
         let mut data = Encoded::with_images(8);
         data.push(&[1], &[2], 0.0, 0.5);
         assert!(train(&data, 40, &TrainConfig::default(), |_| {}).is_err());
+    }
+
+    /// Holding out games keeps every game's positions (with their images)
+    /// on one side, and holds back about the share asked, in games.
+    #[test]
+    fn holding_out_games_keeps_each_game_on_one_side() {
+        // 50 games of 1 to 30 positions, 2 images each.
+        let mut rng = Rng::new(9);
+        let mut starts = Vec::new();
+        let mut positions = 0;
+        for _ in 0..50 {
+            starts.push(positions);
+            positions += 1 + rng.below(30) as usize;
+        }
+        let (train_set, validation) = split(2 * positions, 2, 0.2, 4, Some(&starts));
+        assert_eq!(train_set.len() + validation.len(), 2 * positions);
+        let game_of = |sample: usize| starts.partition_point(|&s| s <= sample / 2) - 1;
+        let games = |list: &[usize]| {
+            let mut g: Vec<usize> = list.iter().map(|&i| game_of(i)).collect();
+            g.sort_unstable();
+            g.dedup();
+            g
+        };
+        let (a, b) = (games(&train_set), games(&validation));
+        assert_eq!(b.len(), 10, "a fifth of 50 games");
+        assert_eq!(a.len(), 40);
+        assert!(a.iter().all(|g| !b.contains(g)), "a game on both sides");
+        // Every position of a held-out game is held out, both images.
+        let held: usize = b
+            .iter()
+            .map(|&g| starts.get(g + 1).unwrap_or(&positions) - starts[g])
+            .sum();
+        assert_eq!(validation.len(), 2 * held);
+        // Data that never said where games start cannot hold out games.
+        let data = toy_data(100, 2);
+        let config = TrainConfig {
+            hold_out: HoldOut::Games,
+            epochs: 1,
+            ..TrainConfig::default()
+        };
+        assert!(train(&data, 40, &config, |_| {}).is_err());
+        let mut marked = Encoded::new();
+        for i in 0..data.len() {
+            if i % 10 == 0 {
+                marked.start_game();
+            }
+            let Sides { us, them, .. } = data.sides(i);
+            marked.push(us, them, data.scores[i], data.results[i]);
+        }
+        assert!(train(&marked, 40, &config, |_| {}).is_ok());
     }
 
     /// Images read through input maps train exactly as the same images
