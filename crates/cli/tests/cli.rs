@@ -811,6 +811,39 @@ fn datagen_writes_continues_and_describes_its_file() {
     assert!(merge.status.success(), "{}", stderr(&merge));
     assert!(stdout(&merge).contains("shuffled"), "{}", stdout(&merge));
 
+    // Whole games can be held back from the datagen file, not from the
+    // merged one, whose blocks are not games.
+    let train = |data: &str, net: &str| {
+        plateau(&[
+            "train",
+            "virus/5x5",
+            "--data",
+            data,
+            "--out",
+            net,
+            "--hold-out",
+            "games",
+            "--validation",
+            "0.25",
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+        ])
+    };
+    let net = dir.path().join("held.net");
+    let held = train(out_text, net.to_str().unwrap());
+    assert!(held.status.success(), "{}", stderr(&held));
+    let refused = train(merged.to_str().unwrap(), net.to_str().unwrap());
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("merged or shuffled data, whose blocks are not games"),
+        "{}",
+        stderr(&refused)
+    );
+
     let text = dir.path().join("not-data.txt");
     std::fs::write(&text, "hello").unwrap();
     let bad = plateau(&["data", "info", text.to_str().unwrap()]);

@@ -5,8 +5,8 @@ use clap::Args;
 use plateau_core::Rng;
 use plateau_core::net::{Activation, InputSet, Network};
 use plateau_games::{Encoding, available_threads, parse_threads};
-use plateau_learn::DataReader;
 use plateau_learn::train::{Encoded, FloatNet, HoldOut, TrainConfig, train};
+use plateau_learn::{DataReader, Layout};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -88,7 +88,9 @@ pub struct TrainArgs {
     /// game (the default, which the shipped networks' recipes were made
     /// with), or whole `games`, whose positions the network never saw: the
     /// honest figure to compare networks of different sizes or inputs by,
-    /// since a larger network remembers the games it saw.
+    /// since a larger network remembers the games it saw. `games` needs
+    /// files of `plateau datagen` (a merged file no longer says where its
+    /// games start).
     #[arg(long, default_value = "positions", value_parser = parse_hold_out)]
     hold_out: HoldOut,
     /// Evaluation units per unit of the network's output (default: fitted).
@@ -219,6 +221,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 "{} holds {} positions, not {game}",
                 path.display(),
                 reader.header().game
+            );
+        }
+        if args.hold_out == HoldOut::Games && reader.header().layout != Layout::Games {
+            bail!(
+                "--hold-out games: {} is merged or shuffled data, whose blocks are not games; \
+                 give the datagen files, or --hold-out positions",
+                path.display()
             );
         }
         while let Some(block) = reader.next_block()? {
@@ -353,7 +362,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             // Left out at the default, so that the recipes of networks
             // made before the option read as they did.
             HoldOut::Positions => String::new(),
-            HoldOut::Games => " --hold-out games".to_string(),
+            HoldOut::Games => format!(" --hold-out {}", args.hold_out.name()),
         },
         args.seed,
         config.threads,
