@@ -208,30 +208,6 @@ impl NetInputs for Draughts {
         let to = mv.to().index();
         let captured = mv.captured_dense();
         let kings = to_dense(self.s.kings);
-        let patterns = set == PATTERN_SET;
-        let before = dense_men(self);
-        let mut after = before;
-        let mut changed = captured;
-        if !king {
-            // A man leaves `from`; it arrives on `to` unless it is crowned there.
-            after[mover.index()] &= !(1u64 << from);
-            changed |= 1u64 << from;
-            if !crowned {
-                after[mover.index()] |= 1u64 << to;
-            }
-            changed |= 1u64 << to;
-        }
-        after[1 - mover.index()] &= !captured;
-        if patterns {
-            // Each view's touched diamonds are the same in number (the half
-            // turn maps diamonds onto diamonds); past the room in `changes`,
-            // the accumulators are computed afresh.
-            let touched = touched_diamonds(changed).count_ones() as usize;
-            let removed = 1 + captured.count_ones() as usize + touched;
-            if removed > plateau_core::net::MAX_CHANGES {
-                return false;
-            }
-        }
         for viewer in [Side::White, Side::Black] {
             // A king's capture may end where it started: the pair cancels out.
             changes.remove(viewer, input(mover, king, from, viewer));
@@ -240,28 +216,48 @@ impl NetInputs for Draughts {
                 let taken_king = kings >> index & 1 != 0;
                 changes.remove(viewer, input(!mover, taken_king, index, viewer));
             }
-            if patterns {
-                let (own, theirs) = (viewer.index(), 1 - viewer.index());
-                let old = (
-                    oriented(before[own], viewer),
-                    oriented(before[theirs], viewer),
-                );
-                let new = (
-                    oriented(after[own], viewer),
-                    oriented(after[theirs], viewer),
-                );
-                let mut touched = touched_diamonds(oriented(changed, viewer));
-                while touched != 0 {
-                    let diamond = touched.trailing_zeros() as usize;
-                    touched &= touched - 1;
-                    let (was, now) = (
-                        diamond_input(old.0, old.1, diamond),
-                        diamond_input(new.0, new.1, diamond),
-                    );
-                    if was != now {
-                        changes.remove(viewer, was);
-                        changes.add(viewer, now);
-                    }
+        }
+        if set != PATTERN_SET {
+            return true;
+        }
+        let before = dense_men(self);
+        let mut after = before;
+        let mut changed = captured;
+        if !king {
+            // A man leaves `from`; it arrives on `to` unless it is crowned there.
+            after[mover.index()] &= !(1u64 << from);
+            if !crowned {
+                after[mover.index()] |= 1u64 << to;
+            }
+            changed |= 1u64 << from | 1u64 << to;
+        }
+        after[1 - mover.index()] &= !captured;
+        // Each view touches as many diamonds (the half turn maps diamonds
+        // onto diamonds). Past the room in `changes`, `false` has the sums
+        // computed afresh (what is written so far is then not read).
+        let touched = touched_diamonds(changed).count_ones() as usize;
+        if 1 + captured.count_ones() as usize + touched > plateau_core::net::MAX_CHANGES {
+            return false;
+        }
+        for viewer in [Side::White, Side::Black] {
+            let (own, theirs) = (viewer.index(), 1 - viewer.index());
+            let old = (
+                oriented(before[own], viewer),
+                oriented(before[theirs], viewer),
+            );
+            let new = (
+                oriented(after[own], viewer),
+                oriented(after[theirs], viewer),
+            );
+            let mut touched = touched_diamonds(oriented(changed, viewer));
+            while touched != 0 {
+                let diamond = touched.trailing_zeros() as usize;
+                touched &= touched - 1;
+                let was = diamond_input(old.0, old.1, diamond);
+                let now = diamond_input(new.0, new.1, diamond);
+                if was != now {
+                    changes.remove(viewer, was);
+                    changes.add(viewer, now);
                 }
             }
         }
