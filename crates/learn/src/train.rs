@@ -573,22 +573,22 @@ fn split(
 ) -> (Vec<usize>, Vec<usize>) {
     let images = images.max(1);
     let groups = len / images;
-    // Units of the split: single positions, or each game's run of them.
-    let units: Vec<std::ops::Range<usize>> = match game_starts {
-        Some(starts) => {
-            let ends = starts.iter().skip(1).copied().chain([groups]);
-            starts.iter().zip(ends).map(|(&a, b)| a..b).collect()
-        }
-        None => (0..groups).map(|g| g..g + 1).collect(),
+    // Units of the split: single positions, or each game's run of them
+    // (read off the starts, not stored: ten million positions would be ten
+    // million ranges).
+    let units = game_starts.map_or(groups, <[usize]>::len);
+    let unit = |u: usize| match game_starts {
+        Some(starts) => starts[u]..starts.get(u + 1).copied().unwrap_or(groups),
+        None => u..u + 1,
     };
-    let mut order: Vec<usize> = (0..units.len()).collect();
+    let mut order: Vec<usize> = (0..units).collect();
     shuffle(&mut order, &mut Rng::new(seed ^ 0x7370_6c69_7400));
     let share = f64::from(validation.clamp(0.0, 0.5));
-    let held = ((units.len() as f64 * share).round() as usize).min(units.len().saturating_sub(1));
+    let held = ((units as f64 * share).round() as usize).min(units.saturating_sub(1));
     let expand = |chosen: &[usize]| -> Vec<usize> {
         chosen
             .iter()
-            .flat_map(|&u| units[u].clone())
+            .flat_map(|&u| unit(u))
             .flat_map(|g| g * images..(g + 1) * images)
             .collect()
     };
@@ -815,7 +815,11 @@ pub fn train(
             Some(data.game_starts.as_slice())
         }
         HoldOut::Games => {
-            return Err("holding out whole games needs data that says where games start".into());
+            return Err(
+                "holding out whole games needs data of two games or more that says where each \
+                 starts"
+                    .into(),
+            );
         }
     };
     let (mut train_set, validation) = split(
